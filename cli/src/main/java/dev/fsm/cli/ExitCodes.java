@@ -1,0 +1,74 @@
+package dev.fsm.cli;
+
+import dev.fsm.FsmException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The exit codes of the SPEC and the one place that maps errors to them: 0 success, 1 understood
+ * but refused or failed, 2 usage error. Users see the message, never a stack trace (unless they
+ * ask with {@code -v}, for a bug).
+ */
+public final class ExitCodes {
+
+  /** Success. */
+  public static final int OK = 0;
+  /** Understood but refused or failed: an invalid machine, an unknown task, a refused command. */
+  public static final int FAILED = 1;
+  /** The command line itself is wrong. */
+  public static final int USAGE = 2;
+
+  private ExitCodes() {}
+
+  /** Prints errors raised while a verb runs, and picks their exit code. */
+  static final class OnExecution implements IExecutionExceptionHandler {
+    @Override
+    public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parsed) {
+      PrintWriter err = cmd.getErr();
+      if (e instanceof FsmException) {
+        err.println("fsm: " + e.getMessage());
+        return FAILED;
+      }
+      if (e instanceof ParameterException p) {
+        err.println("fsm: " + p.getMessage());
+        return USAGE;
+      }
+      err.println("fsm: internal error: " + e);
+      if (verbose(parsed)) {
+        StringWriter trace = new StringWriter();
+        e.printStackTrace(new PrintWriter(trace));
+        err.print(trace);
+      } else {
+        err.println("This is a bug in fsm; run again with -v for details and report it.");
+      }
+      return FAILED;
+    }
+
+    private static boolean verbose(ParseResult parsed) {
+      for (ParseResult r = parsed; r != null; r = r.subcommand()) {
+        if (r.hasMatchedOption("-v")) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** Prints a usage error in one line with a pointer to help, instead of the whole usage. */
+  static final class OnBadArguments implements IParameterExceptionHandler {
+    @Override
+    public int handleParseException(ParameterException e, String[] args) {
+      CommandLine cmd = e.getCommandLine();
+      PrintWriter err = cmd.getErr();
+      err.println("fsm: " + e.getMessage());
+      CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+      err.println("Try `" + cmd.getCommandSpec().qualifiedName() + " --help` for usage.");
+      return USAGE;
+    }
+  }
+}

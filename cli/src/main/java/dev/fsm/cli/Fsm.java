@@ -1,0 +1,90 @@
+package dev.fsm.cli;
+
+import dev.fsm.cli.verb.Validate;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The root {@code fsm} command: global options and the verbs. */
+@Command(
+    name = "fsm",
+    mixinStandardHelpOptions = true,
+    versionProvider = Fsm.Version.class,
+    header = "Durable finite-state machines from the command line.",
+    description = {
+      "Describe a process as a YAML machine of states and events; fsm validates it and runs",
+      "task instances through it, durably.",
+    },
+    footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
+    subcommands = {Validate.class, CommandLine.HelpCommand.class})
+public final class Fsm implements Runnable {
+
+  @Mixin GlobalOptions global;
+
+  @Spec CommandSpec spec;
+
+  Fsm(GlobalOptions global) {
+    this.global = global;
+  }
+
+  /** The options of this command line, for the verbs. */
+  public GlobalOptions global() {
+    return global;
+  }
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "a verb is required, such as `fsm validate`");
+  }
+
+  /** Runs one command line with the process environment; returns the exit status. */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
+    return run(out, err, System.getenv(), args);
+  }
+
+  /** Runs one command line; returns the exit status. */
+  public static int run(PrintWriter out, PrintWriter err, Map<String, String> env,
+      String... args) {
+    return commandLine(out, err, env).execute(args);
+  }
+
+  /** A fresh command tree writing to the given streams. */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err, Map<String, String> env) {
+    GlobalOptions global = new GlobalOptions(env);
+    CommandLine cmd = new CommandLine(new Fsm(global));
+    cmd.setOut(out);
+    cmd.setErr(err);
+    cmd.setExecutionExceptionHandler(new ExitCodes.OnExecution());
+    cmd.setParameterExceptionHandler(new ExitCodes.OnBadArguments());
+    cmd.setColorScheme(CommandLine.Help.defaultColorScheme(
+        global.colorAllowed() ? CommandLine.Help.Ansi.AUTO : CommandLine.Help.Ansi.OFF));
+    return cmd;
+  }
+
+  /** The version from the build. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      Properties p = new Properties();
+      try (InputStream in = Fsm.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          p.load(in);
+        }
+      }
+      return new String[] {
+        "fsm " + p.getProperty("version", "dev"),
+        "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor")
+            + ")",
+      };
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package dev.fsm.cli;
+
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The options every verb accepts, before or after the verb name. One instance per command line,
+ * so nothing leaks between commands run in the same process (the shell).
+ */
+public final class GlobalOptions {
+
+  /** How data is printed. */
+  public enum Output { text, json }
+
+  private final Map<String, String> env;
+
+  @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "PATH|URL",
+      description = "Where tasks are stored (default: .fsm/ here, or $FSM_STORE).")
+  String store;
+
+  @Option(names = "--machines", scope = ScopeType.INHERIT, paramLabel = "DIR",
+      description = "Folder of machine files (default: machines/, or $FSM_MACHINES).")
+  Path machines;
+
+  @Option(names = "--output", scope = ScopeType.INHERIT, paramLabel = "text|json",
+      description = "Print data as text (default) or JSON.")
+  Output output = Output.text;
+
+  @Option(names = "--no-color", scope = ScopeType.INHERIT,
+      description = "No colours (also when NO_COLOR is set or output is not a terminal).")
+  boolean noColor;
+
+  @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
+      description = "Say more; show stack traces of internal errors.")
+  boolean verbose;
+
+  GlobalOptions(Map<String, String> env) {
+    this.env = env;
+  }
+
+  /** The store location: the option, else $FSM_STORE, else .fsm in the current folder. */
+  public String store() {
+    if (store != null) {
+      return store;
+    }
+    String fromEnv = env.get("FSM_STORE");
+    return fromEnv != null && !fromEnv.isBlank() ? fromEnv : ".fsm";
+  }
+
+  /** The machines folder: the option, else $FSM_MACHINES, else machines/. */
+  public Path machines() {
+    if (machines != null) {
+      return machines;
+    }
+    String fromEnv = env.get("FSM_MACHINES");
+    return Path.of(fromEnv != null && !fromEnv.isBlank() ? fromEnv : "machines");
+  }
+
+  /** True when data should be printed as JSON. */
+  public boolean json() {
+    return output == Output.json;
+  }
+
+  /** True when the user asked for more detail. */
+  public boolean verbose() {
+    return verbose;
+  }
+
+  /** True when colours are allowed: not refused by option or NO_COLOR (terminal checked later). */
+  public boolean colorAllowed() {
+    String noColorEnv = env.get("NO_COLOR");
+    return !noColor && (noColorEnv == null || noColorEnv.isEmpty());
+  }
+}

@@ -1,0 +1,21 @@
+package dev.fsm.cli.verb;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+
+/** Prints one JSON document; Jackson is loaded only when JSON output is asked for. */
+final class Json {
+
+  private Json() {}
+
+  static void print(PrintWriter out, Object document) {
+    try {
+      out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+          .writeValueAsString(document));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.fsm.model;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Reads and writes the durations of machine files: {@code 250ms}, {@code 30s}, {@code 1h30m}. */
+public final class Durations {
+
+  private static final Pattern PART = Pattern.compile("(\\d{1,12})(ms|d|h|m|s)");
+  private static final Pattern PERCENTILE = Pattern.compile("p(\\d{1,2})(\\.\\d{1,3})?");
+  private static final String[] UNITS = {"d", "h", "m", "s", "ms"};
+  private static final long[] UNIT_MILLIS = {86_400_000L, 3_600_000L, 60_000L, 1_000L, 1L};
+  private static final long MAX_MILLIS = 100L * 365 * 86_400_000L;
+
+  private Durations() {}
+
+  /**
+   * Parses a duration.
+   *
+   * @throws IllegalArgumentException with a message for the user
+   */
+  public static Duration parse(String text) {
+    String t = text.strip();
+    if (t.isEmpty()) {
+      throw new IllegalArgumentException("empty duration; write one like `30s`, `5m` or `1h30m`");
+    }
+    if (t.equals("0")) {
+      return Duration.ZERO;
+    }
+    if (t.chars().allMatch(Character::isDigit)) {
+      throw new IllegalArgumentException(
+          "duration `" + t + "` has no unit; write `" + t + "s`, `" + t + "m` or another unit");
+    }
+    Matcher m = PART.matcher(t);
+    int at = 0;
+    int lastUnit = -1;
+    long millis = 0;
+    while (at < t.length()) {
+      if (!m.find(at) || m.start() != at) {
+        throw new IllegalArgumentException(
+            "bad duration `" + t + "`; use a number and a unit (ms, s, m, h, d), like `30s` or"
+                + " `1h30m`");
+      }
+      int unit = unitIndex(m.group(2));
+      if (unit <= lastUnit) {
+        throw new IllegalArgumentException(
+            "bad duration `" + t + "`; give each unit once, largest first, like `1h30m`");
+      }
+      lastUnit = unit;
+      try {
+        millis = Math.addExact(millis, Math.multiplyExact(Long.parseLong(m.group(1)), UNIT_MILLIS[unit]));
+      } catch (ArithmeticException e) {
+        millis = Long.MAX_VALUE;
+      }
+      at = m.end();
+    }
+    if (millis > MAX_MILLIS) {
+      throw new IllegalArgumentException("duration `" + t + "` is longer than 100 years");
+    }
+    return Duration.ofMillis(millis);
+  }
+
+  /**
+   * Parses a percentile such as {@code p95} or {@code p99.9}.
+   *
+   * @throws IllegalArgumentException with a message for the user
+   */
+  public static double parsePercentile(String text) {
+    Matcher m = PERCENTILE.matcher(text.strip());
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          "bad percentile `" + text.strip() + "`; write one like `p95` or `p99.9`");
+    }
+    double p = Double.parseDouble(m.group(1) + (m.group(2) == null ? "" : m.group(2)));
+    if (p <= 0) {
+      throw new IllegalArgumentException("percentile `" + text.strip() + "` must be above p0");
+    }
+    return p;
+  }
+
+  /** Writes a duration the way a machine file would, e.g. {@code 1h30m}. */
+  public static String format(Duration duration) {
+    long millis = duration.toMillis();
+    if (millis == 0) {
+      return "0s";
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < UNITS.length; i++) {
+      long n = millis / UNIT_MILLIS[i];
+      if (n > 0) {
+        out.append(n).append(UNITS[i]);
+        millis -= n * UNIT_MILLIS[i];
+      }
+    }
+    return out.toString();
+  }
+
+  /** Writes a percentile as {@code p95} or {@code p99.9}. */
+  public static String formatPercentile(double percentile) {
+    if (percentile == Math.rint(percentile)) {
+      return "p" + (long) percentile;
+    }
+    return "p" + String.format(Locale.ROOT, "%s", percentile);
+  }
+
+  private static int unitIndex(String unit) {
+    for (int i = 0; i < UNITS.length; i++) {
+      if (UNITS[i].equals(unit)) {
+        return i;
+      }
+    }
+    throw new IllegalStateException(unit);
+  }
+}

@@ -1,0 +1,45 @@
+package dev.fsm.model;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A machine definition: named states, the events between them and what each state does.
+ *
+ * @param name the machine's name, unique in a machines folder
+ * @param description free text for people, may be empty
+ * @param initial the state a new task starts in
+ * @param upgrade what happens to unfinished tasks when a new version is registered
+ * @param states every state, in the order the file lists them
+ * @param file the definition file; relative program paths resolve against its folder
+ */
+public record Machine(
+    String name,
+    String description,
+    String initial,
+    UpgradeStrategy upgrade,
+    Map<String, State> states,
+    Path file) {
+
+  public Machine {
+    states = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(states));
+  }
+
+  /** The state with this name, if the machine has one. */
+  public Optional<State> state(String stateName) {
+    return Optional.ofNullable(states.get(stateName));
+  }
+
+  /** State names in file order. */
+  public List<String> stateNames() {
+    return List.copyOf(states.keySet());
+  }
+
+  /** The folder program actions run in and resolve relative paths against. */
+  public Path folder() {
+    Path parent = file.toAbsolutePath().getParent();
+    return parent == null ? Path.of(".") : parent;
+  }
+}

@@ -1,0 +1,46 @@
+package dev.fsm.model;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One state of a machine: what it does when a task enters it, and where each event leads.
+ *
+ * @param name the state's name
+ * @param description free text for people, may be empty
+ * @param behavior what the state does: run an action, wait, wait for a signal, or end the task
+ * @param timeout how long one attempt of the state's action may take
+ * @param retry how errors in this state are retried
+ * @param on event name to next state name, in file order
+ */
+public record State(
+    String name,
+    String description,
+    Behavior behavior,
+    Timeout timeout,
+    RetryPolicy retry,
+    Map<String, String> on) {
+
+  /** The event a wait state fires, and a successful program's default event. */
+  public static final String OK = "ok";
+  /** An edge on this event turns an action error into an ordinary event. */
+  public static final String ERROR = "error";
+  /** An edge on this event catches a timed-out action. */
+  public static final String TIMEOUT = "timeout";
+
+  public State {
+    on = Collections.unmodifiableMap(new LinkedHashMap<>(on));
+  }
+
+  /** The state this event leads to, if the state has an edge for it. */
+  public Optional<String> next(String event) {
+    return Optional.ofNullable(on.get(event));
+  }
+
+  /** True for a terminal state. */
+  public boolean isFinal() {
+    return behavior instanceof Behavior.Final;
+  }
+}

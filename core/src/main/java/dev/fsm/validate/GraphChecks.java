@@ -1,0 +1,151 @@
+package dev.fsm.validate;
+
+import dev.fsm.diagnostic.DidYouMean;
+import dev.fsm.diagnostic.Problems;
+import dev.fsm.model.Machine;
+import dev.fsm.model.State;
+import dev.fsm.yaml.SourceMap;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks a machine as a graph: the initial state exists, every edge leads somewhere, every
+ * non-final state has a way out, every state is reachable and can reach an end.
+ */
+final class GraphChecks {
+
+  private final Machine machine;
+  private final SourceMap sources;
+  private final Problems problems;
+
+  GraphChecks(Machine machine, SourceMap sources, Problems problems) {
+    this.machine = machine;
+    this.sources = sources;
+    this.problems = problems;
+  }
+
+  void run() {
+    boolean initialKnown = checkInitial();
+    checkEdges();
+    checkWayOut();
+    if (initialKnown) {
+      Set<String> reachable = reachableFrom(machine.initial());
+      checkReachable(reachable);
+      checkCanFinish(reachable);
+    }
+  }
+
+  private boolean checkInitial() {
+    if (sources.isDamaged("initial")) {
+      return false;
+    }
+    if (machine.state(machine.initial()).isPresent()) {
+      return true;
+    }
+    problems.error(sources.at("initial"), "initial state `" + machine.initial()
+        + "` is not a state of this machine", hintFor(machine.initial()));
+    return false;
+  }
+
+  private void checkEdges() {
+    for (State state : machine.states().values()) {
+      state.on().forEach((event, target) -> {
+        if (machine.state(target).isEmpty()) {
+          problems.error(sources.at(SourceMap.edge(state.name(), event)), "event `" + event
+              + "` of state `" + state.name() + "` leads to unknown state `" + target + "`",
+              hintFor(target));
+        }
+      });
+    }
+  }
+
+  private void checkWayOut() {
+    for (State state : machine.states().values()) {
+      if (state.isFinal() || !state.on().isEmpty() || damaged(state)) {
+        continue;
+      }
+      problems.error(sources.at(SourceMap.state(state.name())), "state `" + state.name()
+          + "` has no way out: it is not final and has no `on:` edges",
+          "add `on: {EVENT: NEXT_STATE}`, or end the task here with `final: completed`");
+    }
+  }
+
+  private void checkReachable(Set<String> reachable) {
+    for (State state : machine.states().values()) {
+      if (!reachable.contains(state.name()) && !edgesDamaged()) {
+        problems.error(sources.at(SourceMap.state(state.name())), "state `" + state.name()
+            + "` cannot be reached from the initial state `" + machine.initial() + "`",
+            "add an edge to it, or remove it");
+      }
+    }
+  }
+
+  private void checkCanFinish(Set<String> reachable) {
+    if (machine.states().values().stream().noneMatch(State::isFinal)) {
+      problems.warning(sources.at("states"), "machine `" + machine.name()
+          + "` has no final state, so its tasks never finish",
+          "add a state with `final: completed` or `final: failed`");
+      return;
+    }
+    Set<String> canFinish = canReachFinal();
+    for (State state : machine.states().values()) {
+      if (reachable.contains(state.name()) && !canFinish.contains(state.name())
+          && !damaged(state) && !edgesDamaged()) {
+        problems.warning(sources.at(SourceMap.state(state.name())), "no final state can be"
+            + " reached from state `" + state.name() + "`; tasks that get here never finish",
+            "add an edge towards a final state");
+      }
+    }
+  }
+
+  private Set<String> reachableFrom(String start) {
+    Set<String> seen = new HashSet<>();
+    Deque<String> todo = new ArrayDeque<>(List.of(start));
+    while (!todo.isEmpty()) {
+      String name = todo.pop();
+      if (seen.add(name)) {
+        machine.state(name).ifPresent(s -> todo.addAll(s.on().values()));
+      }
+    }
+    return seen;
+  }
+
+  private Set<String> canReachFinal() {
+    Map<String, Set<String>> incoming = new HashMap<>();
+    for (State state : machine.states().values()) {
+      for (String target : state.on().values()) {
+        incoming.computeIfAbsent(target, t -> new HashSet<>()).add(state.name());
+      }
+    }
+    Set<String> seen = new HashSet<>();
+    Deque<String> todo = new ArrayDeque<>();
+    machine.states().values().stream().filter(State::isFinal).forEach(s -> todo.add(s.name()));
+    while (!todo.isEmpty()) {
+      String name = todo.pop();
+      if (seen.add(name)) {
+        todo.addAll(incoming.getOrDefault(name, Set.of()));
+      }
+    }
+    return seen;
+  }
+
+  private boolean damaged(State state) {
+    return sources.isDamaged(SourceMap.state(state.name()))
+        || sources.isDamaged(SourceMap.stateKey(state.name(), "on"));
+  }
+
+  /** With a broken `on:` somewhere, reachability would report states it merely cannot see. */
+  private boolean edgesDamaged() {
+    return machine.states().values().stream().anyMatch(this::damaged);
+  }
+
+  private String hintFor(String name) {
+    String hint = DidYouMean.hint(name, machine.states().keySet());
+    return hint != null ? hint : "states: " + String.join(", ", machine.stateNames());
+  }
+}

@@ -1,0 +1,197 @@
+package dev.fsm.yaml;
+
+import dev.fsm.diagnostic.Position;
+import dev.fsm.diagnostic.Problems;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Optional;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+/**
+ * Reads a machine file into a YAML node tree, refusing anything that is not small, plain YAML
+ * data: oversized files, binary content, alias bombs, deep nesting and object-building tags.
+ */
+public final class YamlFile {
+
+  /** Machine files larger than this are refused unread. */
+  public static final int MAX_BYTES = 1 << 20;
+
+  private static final Set<Tag> PLAIN_TAGS =
+      Set.of(Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL, Tag.MAP, Tag.SEQ, Tag.MERGE,
+          Tag.TIMESTAMP);
+
+  private YamlFile() {}
+
+  /** The file's YAML tree, or empty after recording why it cannot be read. */
+  public static Optional<Node> compose(Path file, Problems problems) {
+    Optional<String> text = readText(file, problems);
+    return text.flatMap(t -> compose(t, problems));
+  }
+
+  /** The tree of YAML text, or empty after recording why it cannot be read. */
+  public static Optional<Node> compose(String text, Problems problems) {
+    if (text.indexOf('\0') >= 0) {
+      problems.error(Position.START, "file is binary, not YAML text",
+          "a machine file is a YAML text file");
+      return Optional.empty();
+    }
+    Node root;
+    try {
+      root = new Yaml(new SafeConstructor(options())).compose(new StringReader(text));
+    } catch (MarkedYAMLException e) {
+      problems.error(at(e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark()),
+          yamlMessage(e));
+      return Optional.empty();
+    } catch (RuntimeException | StackOverflowError e) {
+      problems.error(Position.START, "not valid YAML: " + firstLine(e.getMessage()));
+      return Optional.empty();
+    }
+    if (root == null) {
+      problems.error(Position.START, "file is empty",
+          "a machine file is a mapping with `machine:` and `states:`");
+      return Optional.empty();
+    }
+    checkTags(root, problems, Collections.newSetFromMap(new IdentityHashMap<>()));
+    return problems.hasErrors() ? Optional.empty() : Optional.of(root);
+  }
+
+  /** The 1-based position of a node's start. */
+  public static Position at(Node node) {
+    return at(node.getStartMark());
+  }
+
+  static Position at(Mark mark) {
+    return mark == null ? Position.START : new Position(mark.getLine() + 1, mark.getColumn() + 1);
+  }
+
+  private static LoaderOptions options() {
+    LoaderOptions o = new LoaderOptions();
+    o.setAllowDuplicateKeys(false);
+    o.setMaxAliasesForCollections(20);
+    o.setCodePointLimit(MAX_BYTES);
+    o.setNestingDepthLimit(30);
+    o.setAllowRecursiveKeys(false);
+    return o;
+  }
+
+  private static Optional<String> readText(Path file, Problems problems) {
+    byte[] bytes;
+    try {
+      if (Files.isDirectory(file)) {
+        problems.error(Position.START, "is a folder, not a machine file");
+        return Optional.empty();
+      }
+      long size = Files.size(file);
+      if (size > MAX_BYTES) {
+        problems.error(Position.START, "file is " + size + " bytes; machine files are limited to"
+            + " 1 MiB (1048576 bytes)");
+        return Optional.empty();
+      }
+      try (InputStream in = Files.newInputStream(file)) {
+        bytes = in.readNBytes(MAX_BYTES + 1);
+      }
+    } catch (IOException e) {
+      problems.error(Position.START, "cannot read file: " + describe(e));
+      return Optional.empty();
+    }
+    if (bytes.length > MAX_BYTES) {
+      problems.error(Position.START, "file is larger than 1 MiB; machine files are limited to 1 MiB");
+      return Optional.empty();
+    }
+    try {
+      String text = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+      return Optional.of(text.startsWith("\uFEFF") ? text.substring(1) : text);
+    } catch (CharacterCodingException e) {
+      problems.error(Position.START, "file is not UTF-8 text",
+          "a machine file is a YAML text file in UTF-8");
+      return Optional.empty();
+    }
+  }
+
+  private static void checkTags(Node node, Problems problems, Set<Node> seen) {
+    if (!seen.add(node)) {
+      return;
+    }
+    Tag tag = node.getTag();
+    if (!PLAIN_TAGS.contains(tag)) {
+      problems.error(at(node), "YAML tag `" + tag.getValue() + "` is not allowed",
+          "machine files hold plain data: remove the tag");
+      return;
+    }
+    if (node instanceof MappingNode mapping) {
+      for (NodeTuple tuple : mapping.getValue()) {
+        checkTags(tuple.getKeyNode(), problems, seen);
+        checkTags(tuple.getValueNode(), problems, seen);
+      }
+    } else if (node instanceof SequenceNode sequence) {
+      for (Node item : sequence.getValue()) {
+        checkTags(item, problems, seen);
+      }
+    }
+  }
+
+  private static String yamlMessage(MarkedYAMLException e) {
+    String problem = e.getProblem() == null ? "" : e.getProblem();
+    String context = e.getContext() == null ? "" : e.getContext();
+    String message = context.isEmpty() ? problem : context + ": " + problem;
+    message = message.replace("\n", " ").replaceAll("\\s+", " ").strip();
+    if (message.contains("aliases for non-scalar nodes")) {
+      return "too many YAML aliases (more than 20); machine files cannot expand aliases that far";
+    }
+    if (message.contains("Nesting Depth exceeded")) {
+      return "YAML nested deeper than 30 levels; a machine file never needs that";
+    }
+    if (message.contains("exceeds the limit")) {
+      return "file is larger than 1 MiB; machine files are limited to 1 MiB";
+    }
+    return "invalid YAML: " + message;
+  }
+
+  private static String firstLine(String message) {
+    if (message == null || message.isBlank()) {
+      return "cannot parse";
+    }
+    String line = message.strip().lines().findFirst().orElse("cannot parse");
+    if (line.contains("aliases for non-scalar nodes")) {
+      return "too many YAML aliases (more than 20)";
+    }
+    if (line.contains("exceeds the limit")) {
+      return "file is larger than 1 MiB";
+    }
+    return line;
+  }
+
+  private static String describe(IOException e) {
+    String name = e.getClass().getSimpleName();
+    if (name.equals("NoSuchFileException")) {
+      return "no such file";
+    }
+    if (name.equals("AccessDeniedException")) {
+      return "permission denied";
+    }
+    return e.getMessage() == null ? name : e.getMessage();
+  }
+}
