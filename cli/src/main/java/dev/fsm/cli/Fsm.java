@@ -20,10 +20,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Fsm.Version.class,
     header = "Durable finite-state machines from the command line.",
-    description = {
-      "Describe a process as a YAML machine of states and events; fsm validates it and runs",
-      "task instances through it, durably.",
-    },
+    description = "Describe a process as a YAML machine of states and events; fsm validates it"
+        + " and runs task instances through it, durably.",
     footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
     subcommands = {Validate.class, CommandLine.HelpCommand.class})
 public final class Fsm implements Runnable {

@@ -26,8 +26,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Check machine files and report every problem.",
     description = {
-      "Checks YAML syntax and types, keys, states and edges, reachability, durations, retry",
-      "policies and programs, and prints each problem as FILE:LINE:COL: error|warning: message.",
+      "Checks YAML syntax and types, keys, states and edges, reachability, durations, retry"
+          + " policies and programs, and prints each problem as"
+          + " FILE:LINE:COL: error|warning: message.",
       "Exits 1 when there is any error; warnings alone pass."
     })
 public final class Validate implements Callable<Integer> {
