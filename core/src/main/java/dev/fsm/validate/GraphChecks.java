@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -30,26 +31,27 @@ final class GraphChecks {
   }
 
   void run() {
-    boolean initialKnown = checkInitial();
+    Optional<String> start = checkInitial();
     checkEdges();
     checkWayOut();
-    if (initialKnown) {
-      Set<String> reachable = reachableFrom(machine.initial());
+    if (start.isPresent()) {
+      Set<String> reachable = reachableFrom(start.get());
       checkReachable(reachable);
       checkCanFinish(reachable);
     }
   }
 
-  private boolean checkInitial() {
+  /** The state tasks start in, or the one a typo most likely meant; empty when unknown. */
+  private Optional<String> checkInitial() {
     if (sources.isDamaged("initial")) {
-      return false;
+      return Optional.empty();
     }
     if (machine.state(machine.initial()).isPresent()) {
-      return true;
+      return Optional.of(machine.initial());
     }
     problems.error(sources.at("initial"), "initial state `" + machine.initial()
         + "` is not a state of this machine", hintFor(machine.initial()));
-    return false;
+    return resolve(machine.initial());
   }
 
   private void checkEdges() {
@@ -77,7 +79,7 @@ final class GraphChecks {
 
   private void checkReachable(Set<String> reachable) {
     for (State state : machine.states().values()) {
-      if (!reachable.contains(state.name()) && !edgesDamaged()) {
+      if (!reachable.contains(state.name()) && !edgesDamaged() && !unresolvedEdge()) {
         problems.error(sources.at(SourceMap.state(state.name())), "state `" + state.name()
             + "` cannot be reached from the initial state `" + machine.initial() + "`",
             "add an edge to it, or remove it");
@@ -95,7 +97,7 @@ final class GraphChecks {
     Set<String> canFinish = canReachFinal();
     for (State state : machine.states().values()) {
       if (reachable.contains(state.name()) && !canFinish.contains(state.name())
-          && !damaged(state) && !edgesDamaged()) {
+          && !damaged(state) && !edgesDamaged() && !unresolvedEdge()) {
         problems.warning(sources.at(SourceMap.state(state.name())), "no final state can be"
             + " reached from state `" + state.name() + "`; tasks that get here never finish",
             "add an edge towards a final state");
@@ -109,17 +111,36 @@ final class GraphChecks {
     while (!todo.isEmpty()) {
       String name = todo.pop();
       if (seen.add(name)) {
-        machine.state(name).ifPresent(s -> todo.addAll(s.on().values()));
+        machine.state(name).ifPresent(s -> s.on().values().forEach(t -> resolve(t)
+            .ifPresent(todo::add)));
       }
     }
     return seen;
+  }
+
+  /**
+   * The state a target names, or the one a typo most likely meant, so that one misspelt edge is
+   * reported once rather than again as every state behind it being unreachable.
+   */
+  private Optional<String> resolve(String target) {
+    if (machine.states().containsKey(target)) {
+      return Optional.of(target);
+    }
+    return DidYouMean.closest(target, machine.states().keySet());
+  }
+
+  /** True when an edge leads to a state that neither exists nor is a likely typo. */
+  private boolean unresolvedEdge() {
+    return machine.states().values().stream().flatMap(s -> s.on().values().stream())
+        .anyMatch(t -> resolve(t).isEmpty());
   }
 
   private Set<String> canReachFinal() {
     Map<String, Set<String>> incoming = new HashMap<>();
     for (State state : machine.states().values()) {
       for (String target : state.on().values()) {
-        incoming.computeIfAbsent(target, t -> new HashSet<>()).add(state.name());
+        resolve(target).ifPresent(t -> incoming.computeIfAbsent(t, x -> new HashSet<>())
+            .add(state.name()));
       }
     }
     Set<String> seen = new HashSet<>();

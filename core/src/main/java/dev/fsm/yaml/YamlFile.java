@@ -16,8 +16,7 @@ import java.util.IdentityHashMap;
 import java.util.Optional;
 import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -25,6 +24,9 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * Reads a machine file into a YAML node tree, refusing anything that is not small, plain YAML
@@ -56,7 +58,11 @@ public final class YamlFile {
     }
     Node root;
     try {
-      root = new Yaml(new SafeConstructor(options())).compose(new StringReader(text));
+      // Parser and composer only: the Yaml facade would also load a constructor and a
+      // representer this never uses, which costs start-up time.
+      LoaderOptions options = options();
+      root = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options),
+          new Resolver(), options).getSingleNode();
     } catch (MarkedYAMLException e) {
       problems.error(at(e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark()),
           yamlMessage(e));
