@@ -25,28 +25,32 @@ public final class ExitCodes {
 
   private ExitCodes() {}
 
+  /** Prints an error raised while a verb ran and returns its exit code. */
+  static int report(Exception e, PrintWriter err, boolean verbose) {
+    if (e instanceof FsmException) {
+      err.println("fsm: " + e.getMessage());
+      return FAILED;
+    }
+    err.println("fsm: internal error: " + e);
+    if (verbose) {
+      StringWriter trace = new StringWriter();
+      e.printStackTrace(new PrintWriter(trace));
+      err.print(trace);
+    } else {
+      err.println("This is a bug in fsm; run again with -v for details and report it.");
+    }
+    return FAILED;
+  }
+
   /** Prints errors raised while a verb runs, and picks their exit code. */
   static final class OnExecution implements IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parsed) {
-      PrintWriter err = cmd.getErr();
-      if (e instanceof FsmException) {
-        err.println("fsm: " + e.getMessage());
-        return FAILED;
-      }
       if (e instanceof ParameterException p) {
-        err.println("fsm: " + p.getMessage());
+        cmd.getErr().println("fsm: " + p.getMessage());
         return USAGE;
       }
-      err.println("fsm: internal error: " + e);
-      if (verbose(parsed)) {
-        StringWriter trace = new StringWriter();
-        e.printStackTrace(new PrintWriter(trace));
-        err.print(trace);
-      } else {
-        err.println("This is a bug in fsm; run again with -v for details and report it.");
-      }
-      return FAILED;
+      return report(e, cmd.getErr(), verbose(parsed));
     }
 
     private static boolean verbose(ParseResult parsed) {

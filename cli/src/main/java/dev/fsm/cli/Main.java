@@ -10,7 +10,8 @@ public final class Main {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
-    int status = Fsm.run(out, err, args);
+    int status = FastPath.tryRun(args, System.getenv(), out, err)
+        .orElseGet(() -> Fsm.run(out, err, args));
     out.flush();
     err.flush();
     System.exit(status);

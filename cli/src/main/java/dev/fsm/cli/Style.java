@@ -1,50 +1,50 @@
 package dev.fsm.cli;
 
-import picocli.CommandLine.Help.Ansi;
-
-/** Colours for terminal output, switched off when not wanted or not on a terminal. */
+/**
+ * Colours for terminal output, switched off when not wanted or not on a terminal. Plain ANSI
+ * codes, so printing never loads a library on the start path.
+ */
 public final class Style {
 
-  private final Ansi ansi;
+  private static final String RESET = "\u001b[0m";
 
-  private Style(Ansi ansi) {
-    this.ansi = ansi;
+  private final boolean on;
+
+  private Style(boolean on) {
+    this.on = on;
   }
 
   /** Colour when allowed and both stdin and stdout are a terminal. */
   public static Style forTerminal(boolean allowed) {
-    return new Style(allowed && System.console() != null ? Ansi.ON : Ansi.OFF);
+    return new Style(allowed && System.console() != null);
   }
 
   /** No colour at all. */
   public static Style plain() {
-    return new Style(Ansi.OFF);
+    return new Style(false);
   }
 
   /** Bold text. */
   public String bold(String text) {
-    return paint("bold", text);
+    return paint("\u001b[1m", text);
   }
 
   /** An error word. */
   public String error(String text) {
-    return paint("bold,red", text);
+    return paint("\u001b[1;31m", text);
   }
 
   /** A warning word. */
   public String warning(String text) {
-    return paint("bold,magenta", text);
+    return paint("\u001b[1;35m", text);
   }
 
   /** A good outcome. */
   public String good(String text) {
-    return paint("green", text);
+    return paint("\u001b[32m", text);
   }
 
-  private String paint(String styles, String text) {
-    if (ansi == Ansi.OFF) {
-      return text;
-    }
-    return ansi.string("@|" + styles + " " + text.replace("|@", "| @") + "|@");
+  private String paint(String code, String text) {
+    return on ? code + text + RESET : text;
   }
 }

@@ -43,15 +43,23 @@ public final class Validate implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    GlobalOptions global = fsm.global();
+    return execute(paths, fsm.global(), spec.commandLine().getOut(),
+        spec.commandLine().getErr());
+  }
+
+  /**
+   * Validates and prints the report; shared by this verb and {@link dev.fsm.cli.FastPath}.
+   *
+   * @return the exit status
+   */
+  public static int execute(List<Path> paths, GlobalOptions global, PrintWriter out,
+      PrintWriter err) {
     List<Path> targets = paths == null || paths.isEmpty() ? List.of(global.machines()) : paths;
     ValidationReport report = Validator.validate(targets);
-    PrintWriter out = spec.commandLine().getOut();
     if (global.json()) {
       Json.print(out, toJson(report));
     } else {
-      printText(report, out, spec.commandLine().getErr(), Style.forTerminal(global.colorAllowed()),
-          global.verbose());
+      printText(report, out, err, Style.forTerminal(global.colorAllowed()), global.verbose());
     }
     return report.hasErrors() ? ExitCodes.FAILED : ExitCodes.OK;
   }

@@ -1,0 +1,54 @@
+package dev.fsm.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A representative, side-effect-free workload that the launcher runs once to record a
+ * class-data archive (JDK 17+) or an AOT cache (JDK 25+), so later starts skip class loading
+ * and linking. It never touches a store or the user's files.
+ */
+public final class Training {
+
+  private Training() {}
+
+  public static void main(String[] args) throws IOException {
+    Path dir = Files.createTempDirectory("fsm-training");
+    try {
+      Path good = dir.resolve("fifty.yaml");
+      try (InputStream in = Training.class.getResourceAsStream("training/fifty.yaml")) {
+        Files.write(good, in.readAllBytes());
+      }
+      Path bad = dir.resolve("bad.yaml");
+      Files.writeString(bad, "machine: bad\ninitial: nope\nstates:\n  a: {run: builtin:noop, on:"
+          + " {ok: b}}\n  b: {final: done}\n  c: [x]\n");
+      PrintWriter sink = new PrintWriter(Writer.nullWriter());
+      Map<String, String> env = Map.of();
+      for (String[] line : new String[][] {
+        {"validate", good.toString()},
+        {"validate", bad.toString(), good.toString()},
+        {"validate", "--output", "json", bad.toString()},
+        {"validate", "-v", dir.toString()},
+        {"--version"},
+        {"--help"},
+        {"validate", "--help"},
+        {"no-such-verb"},
+      }) {
+        if (FastPath.tryRun(line, env, sink, sink).isEmpty()) {
+          Fsm.run(sink, sink, env, line);
+        }
+      }
+    } finally {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+}

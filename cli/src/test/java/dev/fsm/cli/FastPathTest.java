@@ -1,0 +1,104 @@
+package dev.fsm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fast path either declines a command line or prints exactly what picocli's route prints. */
+class FastPathTest {
+
+  @TempDir Path dir;
+  private String good;
+  private String bad;
+
+  @BeforeEach
+  void machines() throws Exception {
+    good = Files.writeString(dir.resolve("good.yaml"), "machine: good\nstates:\n"
+        + "  a: {run: builtin:noop, on: {ok: b}}\n  b: {final: completed}\n").toString();
+    bad = Files.writeString(dir.resolve("bad.yaml"), "machine: bad\ninitial: nope\nstates:\n"
+        + "  a: {final: done}\n").toString();
+  }
+
+  record Run(int exit, String out, String err) {}
+
+  @Test
+  void handlesCommonValidateLinesExactlyLikePicocli() {
+    String folder = dir.toString();
+    List<String[]> lines = List.of(
+        new String[] {"validate", good},
+        new String[] {"validate", bad, good},
+        new String[] {"validate", "--output", "json", bad},
+        new String[] {"validate", "--output=json", good},
+        new String[] {"--output", "text", "validate", good},
+        new String[] {"validate", "-v", good, bad},
+        new String[] {"--verbose", "validate", "--no-color", good},
+        new String[] {"validate", "--machines", folder},
+        new String[] {"--machines=" + folder, "validate"},
+        new String[] {"--store", "x", "validate", good},
+        new String[] {"validate", dir.resolve("missing.yaml").toString()},
+        new String[] {"validate"});
+    for (String[] line : lines) {
+      Run fast = fast(line).orElseThrow(() -> new AssertionError("declined " + List.of(line)));
+      assertThat(fast).as(String.join(" ", line)).isEqualTo(picocli(line));
+    }
+  }
+
+  @Test
+  void declinesAnythingUnusual() {
+    List<String[]> lines = List.of(
+        new String[] {},
+        new String[] {"--help"},
+        new String[] {"validate", "--help"},
+        new String[] {"validate", "-h"},
+        new String[] {"-V"},
+        new String[] {"--version"},
+        new String[] {"help", "validate"},
+        new String[] {"validte", good},
+        new String[] {"validate", "--bogus"},
+        new String[] {"validate", "--output", "xml", good},
+        new String[] {"validate", "--output"},
+        new String[] {"validate", "--machines", "a", "--machines", "b"},
+        new String[] {"validate", "--no-color=true"},
+        new String[] {"validate", "@args.txt"},
+        new String[] {"validate", "--", good},
+        new String[] {"validate", "-vh"},
+        new String[] {"validate", "validate"});
+    for (String[] line : lines) {
+      assertThat(fast(line)).as(String.join(" ", line)).isEmpty();
+    }
+  }
+
+  private static Map<String, String> env() {
+    return Map.of("NO_COLOR", "1");
+  }
+
+  private static java.util.Optional<Run> fast(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    OptionalInt exit = FastPath.tryRun(args, env(), new PrintWriter(out, true),
+        new PrintWriter(err, true));
+    if (exit.isEmpty()) {
+      assertThat(out.toString() + err).isEmpty();
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(new Run(exit.getAsInt(), out.toString(), err.toString()));
+  }
+
+  private static Run picocli(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = Fsm.run(new PrintWriter(out, true), new PrintWriter(err, true), env(),
+        new ArrayList<>(List.of(args)).toArray(String[]::new));
+    return new Run(exit, out.toString(), err.toString());
+  }
+}

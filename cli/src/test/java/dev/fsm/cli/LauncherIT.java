@@ -1,0 +1,98 @@
+package dev.fsm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bin/fsm: same output as the bare jar, a start-up cache that appears and is used, no noise. */
+class LauncherIT {
+
+  @TempDir Path cache;
+  @TempDir Path work;
+
+  @Test
+  void recordsAStartUpCacheAndPrintsExactlyWhatTheJarPrints() throws Exception {
+    Path machines = FsmJar.repo().resolve("machines");
+    String[] line = {"--output", "json", "validate", machines.toString()};
+    FsmJar.Result jar = FsmJar.run(work, line);
+
+    FsmJar.Result first = launcher(Map.of(), line);
+    assertThat(first).isEqualTo(jar);
+
+    Path cacheFile = awaitCacheFile();
+    assertThat(Files.size(cacheFile)).isGreaterThan(1_000_000);
+
+    FsmJar.Result cached = launcher(Map.of(), line);
+    assertThat(cached).isEqualTo(jar);
+
+    Files.write(cacheFile, new byte[4096]);
+    assertThat(launcher(Map.of(), line)).as("a damaged cache is harmless").isEqualTo(jar);
+  }
+
+  @Test
+  void runsWithTheJdkOnPathWhenAskedAndWithoutACache() throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    FsmJar.Result r = launcher(Map.of("FSM_JAVA", java, "FSM_NO_CACHE", "1"), "--version");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).startsWith("fsm 0.").contains("Java " + System.getProperty("java.version"));
+    assertThat(r.err()).isEmpty();
+    try (Stream<Path> files = Files.list(cache)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
+  void saysHowToBuildWhenTheJarIsMissing() throws Exception {
+    FsmJar.Result r = launcher(Map.of("FSM_JAR", work.resolve("none.jar").toString()), "--version");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("none.jar not found").contains("mvn -q -B package");
+  }
+
+  private Path awaitCacheFile() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < deadline) {
+      Path dir = cache.resolve("fsm");
+      if (Files.isDirectory(dir)) {
+        try (Stream<Path> files = Files.list(dir)) {
+          List<Path> done = files.filter(p -> p.toString().matches(".*\\.(aot|jsa)$")).toList();
+          if (!done.isEmpty()) {
+            return done.get(0);
+          }
+        }
+      }
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    throw new AssertionError("no start-up cache appeared in " + cache + " within 90 s");
+  }
+
+  private FsmJar.Result launcher(Map<String, String> env, String... args) throws IOException,
+      InterruptedException {
+    List<String> command = new java.util.ArrayList<>();
+    command.add(FsmJar.repo().resolve("bin/fsm").toString());
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile());
+    pb.environment().remove("NO_COLOR");
+    pb.environment().put("XDG_CACHE_HOME", cache.toString());
+    pb.environment().put("FSM_JAR", FsmJar.jar().toString());
+    pb.environment().putAll(env);
+    Path out = Files.createTempFile(work, "out", ".txt");
+    Path err = Files.createTempFile(work, "err", ".txt");
+    Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    FsmJar.Result r = new FsmJar.Result(p.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    Files.delete(out);
+    Files.delete(err);
+    return r;
+  }
+}
