@@ -22,6 +22,16 @@ public record Diagnostic(
           .thenComparing(Diagnostic::severity)
           .thenComparing(Diagnostic::message);
 
+  /** Longest quoted value a message shows in full. */
+  private static final int MAX_QUOTED = 60;
+  /** Longest message or hint; anything longer is cut. */
+  private static final int MAX_TEXT = 500;
+
+  public Diagnostic {
+    message = oneLine(message);
+    hint = hint == null ? null : oneLine(hint);
+  }
+
   /** An error. */
   public static Diagnostic error(Path file, Position at, String message, String hint) {
     return new Diagnostic(file, at, Severity.ERROR, message, hint);
@@ -46,5 +56,39 @@ public record Diagnostic(
   public String format() {
     return file + ":" + position.line() + ":" + position.column() + ": " + severity.word() + ": "
         + text();
+  }
+
+  /**
+   * Messages quote the file, and a file can hold anything: line breaks and control characters
+   * are escaped and long `quoted` values shortened, so a diagnostic is always one readable line.
+   */
+  private static String oneLine(String text) {
+    StringBuilder out = new StringBuilder();
+    boolean quoted = false;
+    int quotedLength = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '`') {
+        quoted = !quoted;
+        quotedLength = 0;
+      } else if (quoted && ++quotedLength > MAX_QUOTED) {
+        if (quotedLength == MAX_QUOTED + 1) {
+          out.append("...");
+        }
+        continue;
+      }
+      if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (c == '\t') {
+        out.append("\\t");
+      } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.length() > MAX_TEXT ? out.substring(0, MAX_TEXT - 3) + "..." : out.toString();
   }
 }

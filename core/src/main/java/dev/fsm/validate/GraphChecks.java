@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Checks a machine as a graph: the initial state exists, every edge leads somewhere, every
@@ -20,9 +21,24 @@ import java.util.Set;
  */
 final class GraphChecks {
 
+  /**
+   * Unknown names that get a did-you-mean look-up. A file with more is not a typo away from
+   * right, and unbounded look-ups would make a large hostile file quadratic.
+   */
+  private static final int MAX_SUGGESTIONS = 20;
+  /** States listed in a hint when no name is close: a hint is one line, not a dump. */
+  private static final int MAX_LISTED = 10;
+
   private final Machine machine;
   private final SourceMap sources;
   private final Problems problems;
+  /** Each unknown target's likely meaning, looked up once: a look-up scans every state name. */
+  private final Map<String, Optional<String>> resolved = new HashMap<>();
+  private int suggestionsLeft = MAX_SUGGESTIONS;
+  /** With a broken `on:` somewhere, reachability would report states it merely cannot see. */
+  private boolean edgesDamaged;
+  /** True when an edge leads to a state that neither exists nor is a likely typo. */
+  private boolean unresolvedEdge;
 
   GraphChecks(Machine machine, SourceMap sources, Problems problems) {
     this.machine = machine;
@@ -31,6 +47,9 @@ final class GraphChecks {
   }
 
   void run() {
+    edgesDamaged = machine.states().values().stream().anyMatch(this::damaged);
+    unresolvedEdge = machine.states().values().stream().flatMap(s -> s.on().values().stream())
+        .anyMatch(t -> resolve(t).isEmpty());
     Optional<String> start = checkInitial();
     checkEdges();
     checkWayOut();
@@ -79,7 +98,7 @@ final class GraphChecks {
 
   private void checkReachable(Set<String> reachable) {
     for (State state : machine.states().values()) {
-      if (!reachable.contains(state.name()) && !edgesDamaged() && !unresolvedEdge()) {
+      if (!reachable.contains(state.name()) && !edgesDamaged && !unresolvedEdge) {
         problems.error(sources.at(SourceMap.state(state.name())), "state `" + state.name()
             + "` cannot be reached from the initial state `" + machine.initial() + "`",
             "add an edge to it, or remove it");
@@ -88,7 +107,7 @@ final class GraphChecks {
   }
 
   private void checkCanFinish(Set<String> reachable) {
-    if (machine.states().values().stream().noneMatch(State::isFinal)) {
+    if (machine.states().values().stream().noneMatch(State::isFinal) && !bodyDamaged()) {
       problems.warning(sources.at("states"), "machine `" + machine.name()
           + "` has no final state, so its tasks never finish",
           "add a state with `final: completed` or `final: failed`");
@@ -97,7 +116,7 @@ final class GraphChecks {
     Set<String> canFinish = canReachFinal();
     for (State state : machine.states().values()) {
       if (reachable.contains(state.name()) && !canFinish.contains(state.name())
-          && !damaged(state) && !edgesDamaged() && !unresolvedEdge()) {
+          && !damaged(state) && !edgesDamaged && !unresolvedEdge && !state.on().isEmpty()) {
         problems.warning(sources.at(SourceMap.state(state.name())), "no final state can be"
             + " reached from state `" + state.name() + "`; tasks that get here never finish",
             "add an edge towards a final state");
@@ -126,13 +145,8 @@ final class GraphChecks {
     if (machine.states().containsKey(target)) {
       return Optional.of(target);
     }
-    return DidYouMean.closest(target, machine.states().keySet());
-  }
-
-  /** True when an edge leads to a state that neither exists nor is a likely typo. */
-  private boolean unresolvedEdge() {
-    return machine.states().values().stream().flatMap(s -> s.on().values().stream())
-        .anyMatch(t -> resolve(t).isEmpty());
+    return resolved.computeIfAbsent(target, t -> suggestionsLeft-- > 0
+        ? DidYouMean.closest(t, machine.states().keySet()) : Optional.empty());
   }
 
   private Set<String> canReachFinal() {
@@ -160,13 +174,19 @@ final class GraphChecks {
         || sources.isDamaged(SourceMap.stateKey(state.name(), "on"));
   }
 
-  /** With a broken `on:` somewhere, reachability would report states it merely cannot see. */
-  private boolean edgesDamaged() {
-    return machine.states().values().stream().anyMatch(this::damaged);
+  /** A state whose body could not be read may have been meant as the final one. */
+  private boolean bodyDamaged() {
+    return machine.states().keySet().stream()
+        .anyMatch(name -> sources.isDamaged(SourceMap.state(name)));
   }
 
   private String hintFor(String name) {
-    String hint = DidYouMean.hint(name, machine.states().keySet());
-    return hint != null ? hint : "states: " + String.join(", ", machine.stateNames());
+    Optional<String> closest = resolve(name);
+    if (closest.isPresent()) {
+      return "did you mean `" + closest.get() + "`?";
+    }
+    int more = machine.states().size() - MAX_LISTED;
+    return machine.states().keySet().stream().limit(MAX_LISTED)
+        .collect(Collectors.joining(", ", "states: ", more > 0 ? " and " + more + " more" : ""));
   }
 }

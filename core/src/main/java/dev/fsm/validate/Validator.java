@@ -35,8 +35,9 @@ public final class Validator {
     }
     List<FileReport> reports = new ArrayList<>();
     Map<Path, MachineDraft> drafts = new LinkedHashMap<>();
-    for (Path file : files.stream().distinct().toList()) {
-      drafts.put(file, MachineReader.read(file));
+    for (Path file : files) {
+      // One file named twice (`dir` and `dir/a.yaml`) is one machine, not a duplicate name.
+      drafts.computeIfAbsent(file.toAbsolutePath().normalize(), f -> MachineReader.read(file));
     }
     Map<Path, List<Diagnostic>> duplicates = duplicateNames(drafts.values());
     for (MachineDraft draft : drafts.values()) {

@@ -129,7 +129,7 @@ public final class MachineReader {
       sources.put(SourceMap.state(name), state.keyAt());
       states.put(name, reader.read(name, state.value()));
     }
-    if (states.isEmpty() && m.entries().isEmpty()) {
+    if (node.get().getValue().isEmpty()) {
       problems.error(entry.keyAt(), "`states` is empty", "a machine needs at least one state");
     }
     return states;

@@ -98,7 +98,11 @@ final class PolicyReader {
     try {
       return Optional.of(new Backoff(initial, cap, multiplier, jitter));
     } catch (IllegalArgumentException e) {
-      problems.error(YamlFile.at(node), e.getMessage() + " " + where);
+      // Point at the setting that breaks the rule, in the order Backoff checks them.
+      String culprit = cap.compareTo(initial) < 0 ? "max" : multiplier < 1 ? "multiplier"
+          : "jitter";
+      Node at = m.get(culprit).map(Mapping.Entry::value).orElse(node);
+      problems.error(YamlFile.at(at), e.getMessage() + " " + where);
       return Optional.empty();
     }
   }

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -25,6 +26,7 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.ReaderException;
 import org.yaml.snakeyaml.reader.StreamReader;
 import org.yaml.snakeyaml.resolver.Resolver;
 
@@ -36,6 +38,9 @@ public final class YamlFile {
 
   /** Machine files larger than this are refused unread. */
   public static final int MAX_BYTES = 1 << 20;
+
+  private static final String GLOBAL_TAG = "Global tag is not allowed:";
+  private static final String TAG_HINT = "machine files hold plain data: remove the tag";
 
   private static final Set<Tag> PLAIN_TAGS =
       Set.of(Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL, Tag.MAP, Tag.SEQ, Tag.MERGE,
@@ -51,6 +56,12 @@ public final class YamlFile {
 
   /** The tree of YAML text, or empty after recording why it cannot be read. */
   public static Optional<Node> compose(String text, Problems problems) {
+    // SnakeYAML's code point limit does not count comments, so the size is checked here too.
+    if (text.length() > MAX_BYTES || text.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES) {
+      problems.error(Position.START, "file is larger than 1 MiB; machine files are limited to"
+          + " 1 MiB");
+      return Optional.empty();
+    }
     if (text.indexOf('\0') >= 0) {
       problems.error(Position.START, "file is binary, not YAML text",
           "a machine file is a YAML text file");
@@ -64,8 +75,18 @@ public final class YamlFile {
       root = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options),
           new Resolver(), options).getSingleNode();
     } catch (MarkedYAMLException e) {
-      problems.error(at(e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark()),
-          yamlMessage(e));
+      Position at = at(e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark());
+      String problem = e.getProblem() == null ? "" : e.getProblem();
+      if (problem.startsWith(GLOBAL_TAG)) {
+        problems.error(at, tagMessage(problem.substring(GLOBAL_TAG.length()).strip()), TAG_HINT);
+      } else {
+        problems.error(at, yamlMessage(e));
+      }
+      return Optional.empty();
+    } catch (ReaderException e) {
+      problems.error(firstUnprintable(text), String.format(Locale.ROOT,
+          "file holds character U+%04X, which YAML does not allow", e.getCodePoint()),
+          "a machine file is a YAML text file");
       return Optional.empty();
     } catch (RuntimeException | StackOverflowError e) {
       problems.error(Position.START, "not valid YAML: " + firstLine(e.getMessage()));
@@ -143,8 +164,7 @@ public final class YamlFile {
     }
     Tag tag = node.getTag();
     if (!PLAIN_TAGS.contains(tag)) {
-      problems.error(at(node), "YAML tag `" + tag.getValue() + "` is not allowed",
-          "machine files hold plain data: remove the tag");
+      problems.error(at(node), tagMessage(tag.getValue()), TAG_HINT);
       return;
     }
     if (node instanceof MappingNode mapping) {
@@ -157,6 +177,32 @@ public final class YamlFile {
         checkTags(item, problems, seen);
       }
     }
+  }
+
+  /** How a tag is refused; {@code !!x} reads better than {@code tag:yaml.org,2002:x}. */
+  private static String tagMessage(String tag) {
+    String shown = tag.startsWith(Tag.PREFIX) ? "!!" + tag.substring(Tag.PREFIX.length()) : tag;
+    return "YAML tag `" + shown + "` is not allowed";
+  }
+
+  /** Where the first character YAML forbids is, counting lines as SnakeYAML's marks do. */
+  private static Position firstUnprintable(String text) {
+    int line = 1;
+    int column = 1;
+    for (int i = 0; i < text.length(); i += Character.charCount(text.codePointAt(i))) {
+      int c = text.codePointAt(i);
+      if (!StreamReader.isPrintable(c)) {
+        return new Position(line, column);
+      }
+      boolean crlf = c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n';
+      if (c == '\n' || (c == '\r' && !crlf) || c == 0x85 || c == 0x2028 || c == 0x2029) {
+        line++;
+        column = 1;
+      } else {
+        column++;
+      }
+    }
+    return Position.START;
   }
 
   private static String yamlMessage(MarkedYAMLException e) {
@@ -186,6 +232,9 @@ public final class YamlFile {
     }
     if (line.contains("exceeds the limit")) {
       return "file is larger than 1 MiB";
+    }
+    if (line.contains("Nesting Depth exceeded")) {
+      return "nested deeper than 30 levels; a machine file never needs that";
     }
     return line;
   }
