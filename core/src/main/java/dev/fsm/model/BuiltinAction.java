@@ -46,7 +46,12 @@ public enum BuiltinAction {
 
   /** The built-in with this name. */
   public static Optional<BuiltinAction> named(String word) {
-    return Arrays.stream(values()).filter(b -> b.word().equals(word)).findFirst();
+    for (BuiltinAction b : values()) {
+      if (b.word().equals(word)) {
+        return Optional.of(b);
+      }
+    }
+    return Optional.empty();
   }
 
   /** Every built-in's name, for suggestions. */

@@ -3,6 +3,7 @@ package dev.fsm.validate;
 import dev.fsm.diagnostic.Diagnostic;
 import dev.fsm.model.Machine;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,7 +17,9 @@ import java.util.Optional;
 public record FileReport(Path file, Optional<Machine> machine, List<Diagnostic> diagnostics) {
 
   public FileReport {
-    diagnostics = diagnostics.stream().sorted(Diagnostic.ORDER).toList();
+    List<Diagnostic> sorted = new ArrayList<>(diagnostics);
+    sorted.sort(Diagnostic.ORDER);
+    diagnostics = List.copyOf(sorted);
   }
 
   /** True when the file has at least one error. */

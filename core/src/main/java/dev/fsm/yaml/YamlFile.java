@@ -28,7 +28,6 @@ import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.ReaderException;
 import org.yaml.snakeyaml.reader.StreamReader;
-import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * Reads a machine file into a YAML node tree, refusing anything that is not small, plain YAML
@@ -73,7 +72,7 @@ public final class YamlFile {
       // representer this never uses, which costs start-up time.
       LoaderOptions options = options();
       root = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options),
-          new Resolver(), options).getSingleNode();
+          new PlainResolver(), options).getSingleNode();
     } catch (MarkedYAMLException e) {
       Position at = at(e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark());
       String problem = e.getProblem() == null ? "" : e.getProblem();
