@@ -35,7 +35,7 @@ public final class Training {
       Files.writeString(bad, "machine: bad\ninitial: nope\nstates:\n  a: {run: builtin:noop, on:"
           + " {ok: b}}\n  b: {final: done}\n  c: [x]\n");
       PrintWriter sink = new PrintWriter(Writer.nullWriter());
-      Map<String, String> env = Map.of();
+      Map<String, String> env = System.getenv();
       String[][] fastLines = {
         {"validate", good.toString()},
         {"validate", bad.toString(), good.toString()},
@@ -49,11 +49,11 @@ public final class Training {
         {"no-such-verb"},
       };
       for (String[] line : fastLines) {
-        FastPath.tryRun(line, env, sink, sink);
+        Main.run(line, env, sink, sink);
       }
       if (!quick) {
         for (String[] line : fullLines) {
-          Fsm.run(sink, sink, env, line);
+          Main.run(line, env, sink, sink);
         }
       }
     } finally {
