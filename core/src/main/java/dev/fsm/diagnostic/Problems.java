@@ -36,7 +36,12 @@ public final class Problems {
 
   /** True when any error was recorded. */
   public boolean hasErrors() {
-    return found.stream().anyMatch(Diagnostic::isError);
+    for (Diagnostic d : found) {
+      if (d.isError()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Everything recorded so far. */

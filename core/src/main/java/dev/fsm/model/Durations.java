@@ -8,7 +8,6 @@ import java.util.regex.Pattern;
 /** Reads and writes the durations of machine files: {@code 250ms}, {@code 30s}, {@code 1h30m}. */
 public final class Durations {
 
-  private static final Pattern PART = Pattern.compile("(\\d{1,12})(ms|d|h|m|s)");
   private static final Pattern PERCENTILE = Pattern.compile("p(\\d{1,2})(\\.\\d{1,3})?");
   private static final String[] UNITS = {"d", "h", "m", "s", "ms"};
   private static final long[] UNIT_MILLIS = {86_400_000L, 3_600_000L, 60_000L, 1_000L, 1L};
@@ -29,32 +28,38 @@ public final class Durations {
     if (t.equals("0")) {
       return Duration.ZERO;
     }
-    if (t.chars().allMatch(Character::isDigit)) {
+    if (allDigits(t)) {
       throw new IllegalArgumentException(
           "duration `" + t + "` has no unit; write `" + t + "s`, `" + t + "m` or another unit");
     }
-    Matcher m = PART.matcher(t);
+    // A hand-written scanner rather than a regex: this runs for every duration of every state
+    // on each start of `fsm validate`, where an interpreted regex costs about a millisecond.
     int at = 0;
     int lastUnit = -1;
     long millis = 0;
     while (at < t.length()) {
-      if (!m.find(at) || m.start() != at) {
+      int digitsEnd = at;
+      while (digitsEnd < t.length() && digitsEnd - at < 13 && isAsciiDigit(t.charAt(digitsEnd))) {
+        digitsEnd++;
+      }
+      int unit = digitsEnd == at || digitsEnd - at > 12 ? -1 : unitAt(t, digitsEnd);
+      if (unit < 0) {
         throw new IllegalArgumentException(
             "bad duration `" + t + "`; use a number and a unit (ms, s, m, h, d), like `30s` or"
                 + " `1h30m`");
       }
-      int unit = unitIndex(m.group(2));
       if (unit <= lastUnit) {
         throw new IllegalArgumentException(
             "bad duration `" + t + "`; give each unit once, largest first, like `1h30m`");
       }
       lastUnit = unit;
       try {
-        millis = Math.addExact(millis, Math.multiplyExact(Long.parseLong(m.group(1)), UNIT_MILLIS[unit]));
+        millis = Math.addExact(millis,
+            Math.multiplyExact(Long.parseLong(t.substring(at, digitsEnd)), UNIT_MILLIS[unit]));
       } catch (ArithmeticException e) {
         millis = Long.MAX_VALUE;
       }
-      at = m.end();
+      at = digitsEnd + UNITS[unit].length();
     }
     if (millis > MAX_MILLIS) {
       throw new IllegalArgumentException("duration `" + t + "` is longer than 100 years");
@@ -105,12 +110,29 @@ public final class Durations {
     return "p" + String.format(Locale.ROOT, "%s", percentile);
   }
 
-  private static int unitIndex(String unit) {
-    for (int i = 0; i < UNITS.length; i++) {
-      if (UNITS[i].equals(unit)) {
+  private static boolean allDigits(String t) {
+    for (int i = 0; i < t.length(); i++) {
+      if (!Character.isDigit(t.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The index in {@link #UNITS} of the unit starting at {@code at}, or -1. */
+  private static int unitAt(String t, int at) {
+    if (t.startsWith("ms", at)) {
+      return 4;
+    }
+    for (int i = 0; i < 4; i++) {
+      if (t.startsWith(UNITS[i], at)) {
         return i;
       }
     }
-    throw new IllegalStateException(unit);
+    return -1;
+  }
+
+  private static boolean isAsciiDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 }

@@ -24,6 +24,11 @@ public record FileReport(Path file, Optional<Machine> machine, List<Diagnostic> 
 
   /** True when the file has at least one error. */
   public boolean hasErrors() {
-    return diagnostics.stream().anyMatch(Diagnostic::isError);
+    for (Diagnostic d : diagnostics) {
+      if (d.isError()) {
+        return true;
+      }
+    }
+    return false;
   }
 }
