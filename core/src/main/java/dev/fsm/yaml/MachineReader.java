@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -24,8 +23,6 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 public final class MachineReader {
 
-  /** What a machine name may look like. */
-  public static final Pattern MACHINE_NAME = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
 
   static final List<String> KEYS =
       List.of("machine", "description", "initial", "upgrade", "defaults", "states");
@@ -121,7 +118,7 @@ public final class MachineReader {
     Mapping m = Mapping.of(node.get(), problems, "in `states`");
     for (Mapping.Entry state : m.entries()) {
       String name = state.key();
-      if (!StateReader.NAME.matcher(name).matches()) {
+      if (!Names.isStateOrEventName(name)) {
         problems.error(state.keyAt(), "state name `" + name + "` is not a plain name",
             "start with a letter; use letters, digits, `_` and `-`, at most 63 characters");
         continue;
@@ -138,7 +135,7 @@ public final class MachineReader {
   private Optional<String> machineName(Mapping.Entry entry) {
     sources.put("machine", entry.valueAt());
     return Scalars.text(entry.value(), problems, "`machine`").flatMap(name -> {
-      if (!MACHINE_NAME.matcher(name).matches()) {
+      if (!Names.isMachineName(name)) {
         problems.error(entry.valueAt(), "machine name `" + name + "` is not allowed",
             "use 1 to 63 characters: a lowercase letter, then lowercase letters, digits, `_` or"
                 + " `-`");

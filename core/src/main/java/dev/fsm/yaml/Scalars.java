@@ -18,7 +18,6 @@ import org.yaml.snakeyaml.nodes.Tag;
  */
 final class Scalars {
 
-  private static final Pattern INTEGER = Pattern.compile("\\d{1,9}");
   private static final Pattern DECIMAL = Pattern.compile("\\d{1,9}(\\.\\d{1,9})?|\\.\\d{1,9}");
 
   private Scalars() {}
@@ -53,13 +52,26 @@ final class Scalars {
   /** A positive whole number. */
   static Optional<Integer> positiveInt(Node node, Problems problems, String what) {
     return text(node, problems, what).flatMap(t -> {
-      if (!INTEGER.matcher(t.strip()).matches() || Integer.parseInt(t.strip()) < 1) {
+      if (!smallWholeNumber(t.strip()) || Integer.parseInt(t.strip()) < 1) {
         problems.error(YamlFile.at(node), what + " must be a whole number of 1 or more, found `"
             + t + "`");
         return Optional.empty();
       }
       return Optional.of(Integer.parseInt(t.strip()));
     });
+  }
+
+  /** One to nine ASCII digits: fits an int, and runs per state, so no regex. */
+  private static boolean smallWholeNumber(String t) {
+    if (t.isEmpty() || t.length() > 9) {
+      return false;
+    }
+    for (int i = 0; i < t.length(); i++) {
+      if (t.charAt(i) < '0' || t.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A non-negative decimal number. */

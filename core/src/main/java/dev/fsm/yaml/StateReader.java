@@ -14,14 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 
 /** Reads one entry of {@code states:} into a {@link State}, reporting what is wrong with it. */
 final class StateReader {
 
-  static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,62}");
   static final List<String> KEYS =
       List.of("description", "run", "wait", "on", "timeout", "retry", "final");
   private static final List<String> OUTCOMES = List.of("completed", "failed");
@@ -159,7 +157,7 @@ final class StateReader {
     }
     for (Mapping.Entry edge : Mapping.of(node.get(), problems, where).entries()) {
       String event = edge.key();
-      if (!NAME.matcher(event).matches()) {
+      if (!Names.isStateOrEventName(event)) {
         problems.error(edge.keyAt(), "event name `" + event + "` " + where + " is not a plain"
             + " name", "start with a letter; use letters, digits, `_` and `-`");
         sources.damage(SourceMap.stateKey(name, "on"));

@@ -143,18 +143,22 @@ public final class YamlFile {
       problems.error(Position.START, "file is larger than 1 MiB; machine files are limited to 1 MiB");
       return Optional.empty();
     }
-    try {
-      String text = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
-      return Optional.of(text.startsWith("\uFEFF") ? text.substring(1) : text);
-    } catch (CharacterCodingException e) {
-      problems.error(Position.START, "file is not UTF-8 text",
-          "a machine file is a YAML text file in UTF-8");
-      return Optional.empty();
+    // new String() takes the JDK's fast path; only when it had to substitute U+FFFD (invalid
+    // bytes, or a real U+FFFD in the file) does the strict decoder decide.
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    if (text.indexOf('\uFFFD') >= 0) {
+      try {
+        StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(bytes));
+      } catch (CharacterCodingException e) {
+        problems.error(Position.START, "file is not UTF-8 text",
+            "a machine file is a YAML text file in UTF-8");
+        return Optional.empty();
+      }
     }
+    return Optional.of(text.startsWith("\uFEFF") ? text.substring(1) : text);
   }
 
   private static void checkTags(Node node, Problems problems, Set<Node> seen) {
