@@ -47,9 +47,12 @@ final class GraphChecks {
   }
 
   void run() {
-    edgesDamaged = machine.states().values().stream().anyMatch(this::damaged);
-    unresolvedEdge = machine.states().values().stream().flatMap(s -> s.on().values().stream())
-        .anyMatch(t -> resolve(t).isEmpty());
+    for (State state : machine.states().values()) {
+      edgesDamaged |= damaged(state);
+      for (String target : state.on().values()) {
+        unresolvedEdge |= resolve(target).isEmpty();
+      }
+    }
     Optional<String> start = checkInitial();
     checkEdges();
     checkWayOut();
@@ -107,7 +110,7 @@ final class GraphChecks {
   }
 
   private void checkCanFinish(Set<String> reachable) {
-    if (machine.states().values().stream().noneMatch(State::isFinal) && !bodyDamaged()) {
+    if (!hasFinalState() && !bodyDamaged()) {
       problems.warning(sources.at("states"), "machine `" + machine.name()
           + "` has no final state, so its tasks never finish",
           "add a state with `final: completed` or `final: failed`");
@@ -159,7 +162,11 @@ final class GraphChecks {
     }
     Set<String> seen = new HashSet<>();
     Deque<String> todo = new ArrayDeque<>();
-    machine.states().values().stream().filter(State::isFinal).forEach(s -> todo.add(s.name()));
+    for (State state : machine.states().values()) {
+      if (state.isFinal()) {
+        todo.add(state.name());
+      }
+    }
     while (!todo.isEmpty()) {
       String name = todo.pop();
       if (seen.add(name)) {
@@ -167,6 +174,15 @@ final class GraphChecks {
       }
     }
     return seen;
+  }
+
+  private boolean hasFinalState() {
+    for (State state : machine.states().values()) {
+      if (state.isFinal()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean damaged(State state) {

@@ -23,6 +23,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.parser.ParserImpl;
@@ -162,7 +163,8 @@ public final class YamlFile {
   }
 
   private static void checkTags(Node node, Problems problems, Set<Node> seen) {
-    if (!seen.add(node)) {
+    // Only collections can be reached twice (through aliases) and so need remembering.
+    if (!(node instanceof ScalarNode) && !seen.add(node)) {
       return;
     }
     Tag tag = node.getTag();
