@@ -28,7 +28,7 @@ class LauncherIT {
     FsmJar.Result first = launcher(Map.of(), line);
     assertThat(first).isEqualTo(jar);
 
-    Path cacheFile = awaitCacheFile();
+    Path cacheFile = awaitCacheFile(p -> true);
     assertThat(Files.size(cacheFile)).isGreaterThan(1_000_000);
 
     FsmJar.Result cached = launcher(Map.of(), line);
@@ -36,6 +36,35 @@ class LauncherIT {
 
     Files.write(cacheFile, new byte[4096]);
     assertThat(launcher(Map.of(), line)).as("a damaged cache is harmless").isEqualTo(jar);
+  }
+
+  @Test
+  void aReplacedJarGetsAFreshCacheEvenWhenItIsOlder() throws Exception {
+    // JDK 25 would run a stale AOT cache's classes; the launcher's key must notice the change.
+    Path jar = work.resolve("fsm.jar");
+    Files.copy(FsmJar.jar(), jar);
+    Map<String, String> env = Map.of("FSM_JAR", jar.toString());
+    assertThat(launcher(env, "validate", "--help").exit()).isZero();
+    Path first = awaitCacheFile(p -> true);
+
+    try (var in = new java.util.zip.ZipInputStream(Files.newInputStream(FsmJar.jar()));
+        var out = new java.util.zip.ZipOutputStream(Files.newOutputStream(jar))) {
+      for (var entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+        out.putNextEntry(new java.util.zip.ZipEntry(entry.getName()));
+        in.transferTo(out);
+      }
+      out.putNextEntry(new java.util.zip.ZipEntry("replaced.txt"));
+      out.write("a different jar".getBytes(StandardCharsets.UTF_8));
+    }
+    Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.fromMillis(1_577_836_800_000L));
+    assertThat(launcher(env, "validate", "--help").exit()).isZero();
+    Path second = awaitCacheFile(p -> !p.equals(first));
+    assertThat(second.getFileName().toString()).isNotEqualTo(first.getFileName().toString());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (Files.exists(first) && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+    assertThat(first).as("the old jar's cache is retired").doesNotExist();
   }
 
   @Test
@@ -57,13 +86,14 @@ class LauncherIT {
     assertThat(r.err()).contains("none.jar not found").contains("mvn -q -B package");
   }
 
-  private Path awaitCacheFile() throws Exception {
+  private Path awaitCacheFile(java.util.function.Predicate<Path> wanted) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (System.nanoTime() < deadline) {
       Path dir = cache.resolve("fsm");
       if (Files.isDirectory(dir)) {
         try (Stream<Path> files = Files.list(dir)) {
-          List<Path> done = files.filter(p -> p.toString().matches(".*\\.(aot|jsa)$")).toList();
+          List<Path> done = files.filter(p -> p.toString().matches(".*\\.(aot|jsa)$"))
+              .filter(wanted).toList();
           if (!done.isEmpty()) {
             return done.get(0);
           }
