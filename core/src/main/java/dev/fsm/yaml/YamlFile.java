@@ -89,7 +89,9 @@ public final class YamlFile {
           "a machine file is a YAML text file");
       return Optional.empty();
     } catch (RuntimeException | StackOverflowError e) {
-      problems.error(Position.START, "not valid YAML: " + firstLine(e.getMessage()));
+      String line = firstLine(e.getMessage());
+      String limit = limitMessage(line);
+      problems.error(Position.START, limit != null ? limit : "not valid YAML: " + line);
       return Optional.empty();
     }
     if (root == null) {
@@ -215,33 +217,29 @@ public final class YamlFile {
     String context = e.getContext() == null ? "" : e.getContext();
     String message = context.isEmpty() ? problem : context + ": " + problem;
     message = message.replace("\n", " ").replaceAll("\\s+", " ").strip();
-    if (message.contains("aliases for non-scalar nodes")) {
+    String limit = limitMessage(message);
+    return limit != null ? limit : "invalid YAML: " + message;
+  }
+
+  /** SnakeYAML's words for a limit fsm sets, in fsm's words; null for any other problem. */
+  private static String limitMessage(String raw) {
+    if (raw.contains("aliases for non-scalar nodes")) {
       return "too many YAML aliases (more than 20); machine files cannot expand aliases that far";
     }
-    if (message.contains("Nesting Depth exceeded")) {
+    if (raw.contains("Nesting Depth exceeded")) {
       return "YAML nested deeper than 30 levels; a machine file never needs that";
     }
-    if (message.contains("exceeds the limit")) {
+    if (raw.contains("exceeds the limit")) {
       return "file is larger than 1 MiB; machine files are limited to 1 MiB";
     }
-    return "invalid YAML: " + message;
+    return null;
   }
 
   private static String firstLine(String message) {
     if (message == null || message.isBlank()) {
       return "cannot parse";
     }
-    String line = message.strip().lines().findFirst().orElse("cannot parse");
-    if (line.contains("aliases for non-scalar nodes")) {
-      return "too many YAML aliases (more than 20)";
-    }
-    if (line.contains("exceeds the limit")) {
-      return "file is larger than 1 MiB";
-    }
-    if (line.contains("Nesting Depth exceeded")) {
-      return "nested deeper than 30 levels; a machine file never needs that";
-    }
-    return line;
+    return message.strip().lines().findFirst().orElse("cannot parse");
   }
 
   private static String describe(IOException e) {
