@@ -73,7 +73,9 @@ class CliIT {
   void missingMachinesFolderIsAClearError() {
     FsmJar.Result r = FsmJar.run(dir, "validate");
     assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err()).isEqualTo("fsm: no such file or folder: machines\n");
+    assertThat(r.err()).isEqualTo("fsm: no machines folder machines here; name machine files or"
+        + " folders (fsm validate order.yaml), or choose the folder with --machines DIR or"
+        + " $FSM_MACHINES\n");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.fsm.cli.verb;
 
+import dev.fsm.FsmException;
 import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
@@ -9,6 +10,7 @@ import dev.fsm.validate.FileReport;
 import dev.fsm.validate.ValidationReport;
 import dev.fsm.validate.Validator;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +57,11 @@ public final class Validate implements Callable<Integer> {
   public static int execute(List<Path> paths, GlobalOptions global, PrintWriter out,
       PrintWriter err) {
     List<Path> targets = paths == null || paths.isEmpty() ? List.of(global.machines()) : paths;
+    if ((paths == null || paths.isEmpty()) && !Files.isDirectory(global.machines())) {
+      throw new FsmException("no machines folder " + global.machines() + " here; name machine"
+          + " files or folders (fsm validate order.yaml), or choose the folder with --machines DIR"
+          + " or $FSM_MACHINES");
+    }
     ValidationReport report = Validator.validate(targets);
     if (global.json()) {
       Json.print(out, toJson(report));
