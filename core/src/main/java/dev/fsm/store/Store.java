@@ -1,0 +1,88 @@
+package dev.fsm.store;
+
+import dev.fsm.task.Change;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Where tasks live: a narrow, claim-centred contract that the embedded store and PostgreSQL both
+ * implement, so the engine never knows which it has. The rules (which command moves which status,
+ * what an outcome does) live in pure functions elsewhere; a store makes their results atomic and
+ * durable. Every method that changes something returns only once the change is on disk.
+ */
+public interface Store extends AutoCloseable {
+
+  /**
+   * Creates tasks, all or none.
+   *
+   * @throws TaskExistsException when an id is taken; nothing is created then
+   */
+  void create(List<Task> tasks);
+
+  /**
+   * Claims up to {@code max} tasks that are due at {@code now} and not leased, oldest due first,
+   * and leases them to {@code owner} until {@code now + lease}.
+   */
+  List<Task> claim(String owner, int max, Instant now, Duration lease);
+
+  /**
+   * Extends {@code owner}'s leases on these tasks until {@code until}.
+   *
+   * @return the ids it no longer holds (their actions should stop)
+   */
+  Set<String> renew(String owner, Collection<String> ids, Instant until);
+
+  /**
+   * Records the outcome of an attempt: the task's next snapshot and its history entry together,
+   * only while {@code owner} still holds the task's lease.
+   *
+   * @throws LeaseLostException when it does not; nothing is recorded then
+   */
+  void record(String owner, Change change);
+
+  /**
+   * Atomically reads a task, computes a change from it, and records that change. The function may
+   * throw to refuse; then nothing changes and the exception reaches the caller.
+   *
+   * @throws TaskNotFoundException when no task has this id
+   */
+  Task update(String id, Function<Task, Change> change);
+
+  /** The task with this id, if any. */
+  Optional<Task> get(String id);
+
+  /**
+   * A task's history, oldest first.
+   *
+   * @throws TaskNotFoundException when no task has this id
+   */
+  List<Transition> history(String id);
+
+  /** A page of tasks matching the query, in id order. */
+  List<Task> list(TaskQuery query);
+
+  /** Up to {@code limit} task ids starting with {@code prefix}, in order (for completion). */
+  List<String> idsStartingWith(String prefix, int limit);
+
+  /** Task counts per machine, state and status; combinations with no tasks are left out. */
+  List<TaskCount> counts();
+
+  /**
+   * Registers a machine definition's text; the same text again returns the existing version.
+   */
+  MachineVersion register(String machine, String definition, Instant now);
+
+  /** A machine's versions, oldest first. */
+  List<MachineVersion> versions(String machine);
+
+  /** Closes the store, after everything acknowledged is on disk. */
+  @Override
+  void close();
+}

@@ -1,0 +1,59 @@
+package dev.fsm.task;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A snapshot of one task: an instance of a machine with its own context, where it is, and what
+ * it may do next. Immutable; a change is a new snapshot.
+ *
+ * @param id unique, sortable by creation time when generated
+ * @param machine the machine's name
+ * @param version the machine version the task is pinned to
+ * @param state the current machine state
+ * @param status where the task stands (runnable, sleeping, ...)
+ * @param context the task's JSON object, as text
+ * @param attempt attempts made in the current state, 0 before the first
+ * @param errors recent errors, oldest first
+ * @param created when the task was created
+ * @param stateEntered when it entered its current state
+ * @param lastAttempt when its last attempt started, if any
+ * @param due when a runner should next claim it: now or earlier for a runnable task or one in
+ *     fault, the wake-up time for a sleeping one; null when nothing is scheduled (paused,
+ *     terminal)
+ * @param lease the runner holding it, if any
+ */
+public record Task(
+    String id,
+    String machine,
+    String version,
+    String state,
+    TaskStatus status,
+    String context,
+    int attempt,
+    List<TaskError> errors,
+    Instant created,
+    Instant stateEntered,
+    Instant lastAttempt,
+    Instant due,
+    Lease lease) {
+
+  public Task {
+    errors = List.copyOf(errors);
+  }
+
+  /** The runner's lease, if one is held at {@code now}. */
+  public Optional<Lease> leaseAt(Instant now) {
+    return lease != null && lease.heldAt(now) ? Optional.of(lease) : Optional.empty();
+  }
+
+  /**
+   * True when a runner may claim it at {@code now}: due and not leased. Runnable tasks run their
+   * action, sleeping ones wake, and tasks in fault are claimed so their error policy is applied.
+   */
+  public boolean claimableAt(Instant now) {
+    return due != null && !due.isAfter(now) && !status.isTerminal() && status != TaskStatus.PAUSED
+        && leaseAt(now).isEmpty();
+  }
+}
