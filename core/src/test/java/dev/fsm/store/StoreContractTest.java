@@ -1,0 +1,751 @@
+package dev.fsm.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fsm.FsmException;
+import dev.fsm.task.Change;
+import dev.fsm.task.Command;
+import dev.fsm.task.Commands;
+import dev.fsm.task.Lease;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskError;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What every {@link Store} must do, whatever keeps the tasks. A store's test extends this class
+ * and says how to open it (and, for a durable store, how to close and open it again). Time is a
+ * fixed clock: every "now" is an explicit instant, nothing sleeps.
+ */
+public abstract class StoreContractTest {
+
+  private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+  private static final Duration LEASE = Duration.ofSeconds(30);
+  private static final String ORDER_V1 = "name: order\nstates:\n  ship: {action: ship.sh}\n";
+  private static final String ORDER_V2 = "name: order\nstates:\n  ship: {action: ship2.sh}\n";
+
+  @TempDir Path folder;
+
+  private Store store;
+
+  /** A new, empty store kept in {@code folder} (which a store kept in memory ignores). */
+  protected abstract Store openStore(Path folder);
+
+  /**
+   * The store as a new process would find it: a durable store closes {@code old} and opens the
+   * folder again. A store kept in memory returns {@code old}.
+   */
+  protected Store reopen(Store old, Path folder) {
+    return old;
+  }
+
+  @BeforeEach
+  void openTheStore() {
+    store = openStore(folder);
+  }
+
+  @AfterEach
+  void closeTheStore() {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  private void reopen() {
+    store = reopen(store, folder);
+  }
+
+
+  @Test
+  void aCreatedTaskReadsBackAsGivenWithNoHistory() {
+    Task t = new Task("t1", "order", "abc123abc123", "ship", TaskStatus.RUNNABLE,
+        "{\"to\":\"Zoë \\\"Q\\\" Ünal\",\"n\":[1,2]}", 3,
+        List.of(new TaskError(T0.minusSeconds(60), "carrier down"),
+            new TaskError(T0.minusSeconds(30), "still down")),
+        T0.minusSeconds(3600), T0.minusSeconds(600), null, T0, null);
+    store.create(List.of(t));
+    reopen();
+
+    assertThat(store.get("t1")).contains(t);
+    assertThat(store.history("t1")).isEmpty();
+    assertThat(store.get("t2")).isEmpty();
+  }
+
+  @Test
+  void aThousandTasksAreCreatedAtOnceAndClaimedOldestDueFirst() {
+    List<Task> batch = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      // 7919 is prime, so the due times are a permutation of 0..999 ms, unrelated to id order.
+      batch.add(runnable(String.format("bulk-%04d", i), T0.plusMillis((i * 7919L) % 1000)));
+    }
+    store.create(batch);
+    reopen();
+
+    assertThat(store.list(TaskQuery.all(1000))).containsExactlyElementsOf(batch);
+    assertThat(store.get("bulk-0500")).contains(batch.get(500));
+    List<Task> claimed = store.claim("r1", 1000, T0.plusSeconds(1), LEASE);
+    assertThat(claimed).hasSize(1000);
+    assertThat(claimed).extracting(Task::due).isSorted();
+    assertThat(claimed).extracting(Task::due).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void aTakenIdRefusesTheWholeBatch() {
+    Task a = runnable("a", T0);
+    store.create(List.of(a));
+
+    assertThatThrownBy(() -> store.create(List.of(runnable("b", T0), runnable("a", T0),
+        runnable("c", T0)))).isInstanceOf(TaskExistsException.class).hasMessageContaining("`a`");
+    // The same id twice in one batch is taken by the batch itself.
+    assertThatThrownBy(() -> store.create(List.of(runnable("d", T0), runnable("d", T0))))
+        .isInstanceOf(TaskExistsException.class).hasMessageContaining("`d`");
+    reopen();
+
+    assertThat(store.get("a")).contains(a);
+    assertThat(store.get("b")).isEmpty();
+    assertThat(store.get("c")).isEmpty();
+    assertThat(store.get("d")).isEmpty();
+    assertThat(store.list(TaskQuery.all(10))).containsExactly(a);
+    assertThat(store.claim("r1", 10, T0, LEASE)).extracting(Task::id).containsExactly("a");
+  }
+
+
+  @Test
+  void claimTakesOnlyDueTasksOldestFirstAtMostMaxAndLeasesThem() {
+    Map<String, Task> byId = new HashMap<>();
+    for (Task t : List.of(runnable("t-a", T0.plusSeconds(20)), runnable("t-b", T0.minusSeconds(10)),
+        runnable("t-c", T0), runnable("t-d", T0.minusSeconds(30)),
+        runnable("t-e", T0.plusSeconds(5)), runnable("t-f", T0.minusSeconds(20)))) {
+      byId.put(t.id(), t);
+    }
+    store.create(new ArrayList<>(byId.values()));
+
+    List<Task> first = store.claim("r1", 3, T0, LEASE);
+    Lease r1 = new Lease("r1", T0.plus(LEASE));
+    assertThat(first).containsExactly(leased(byId.get("t-d"), r1), leased(byId.get("t-f"), r1),
+        leased(byId.get("t-b"), r1));
+    assertThat(store.get("t-d")).contains(leased(byId.get("t-d"), r1));
+
+    assertThat(store.claim("r2", 10, T0, LEASE)).as("not due yet, or leased")
+        .extracting(Task::id).containsExactly("t-c");
+    assertThat(store.claim("r3", 10, T0, LEASE)).isEmpty();
+    assertThat(store.claim("r3", 0, T0.plusSeconds(20), LEASE)).isEmpty();
+    assertThat(store.claim("r3", 10, T0.plusSeconds(20), LEASE)).as("due at now is due")
+        .extracting(Task::id).containsExactly("t-e", "t-a");
+    assertThat(store.get("t-a").orElseThrow().lease())
+        .isEqualTo(new Lease("r3", T0.plusSeconds(20).plus(LEASE)));
+  }
+
+  @Test
+  void aCrashedRunnersTasksAreClaimableAgainWhenItsLeaseExpires() {
+    store.create(List.of(runnable("t1", T0), runnable("t2", T0.plusSeconds(1))));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(1), LEASE)).hasSize(2);
+
+    // r1 dies here without a word.
+    Instant end = T0.plusSeconds(1).plus(LEASE);
+    assertThat(store.claim("r2", 10, end.minusMillis(1), LEASE)).isEmpty();
+    List<Task> again = store.claim("r2", 10, end, LEASE);
+    assertThat(again).extracting(Task::id).as("still oldest due first").containsExactly("t1", "t2");
+    assertThat(again).extracting(Task::lease).containsOnly(new Lease("r2", end.plus(LEASE)));
+
+    Task t1 = again.get(0);
+    assertThatThrownBy(() -> store.record("r1", moved(t1, "pack", end.plusSeconds(1), "r1", null)))
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(store.renew("r1", List.of("t1", "t2"), end.plusSeconds(60)))
+        .containsExactlyInAnyOrder("t1", "t2");
+    Change done = moved(t1, "pack", end.plusSeconds(2), "r2", null);
+    store.record("r2", done);
+    assertThat(store.get("t1")).contains(done.next());
+    assertThat(store.history("t1")).containsExactly(done.entry());
+  }
+
+  @Test
+  void sleepingTasksWakeAtTheirTimeAndTasksInFaultAreClaimed() {
+    Task sleeper = task("sleeper", "order", "ship", TaskStatus.SLEEPING, T0.plusSeconds(600));
+    Task fault = task("fault", "order", "ship", TaskStatus.FAULT, T0);
+    store.create(List.of(sleeper, fault));
+
+    assertThat(store.claim("r1", 10, T0, Duration.ofHours(1))).extracting(Task::id)
+        .containsExactly("fault");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(599), LEASE)).isEmpty();
+    assertThat(store.claim("r1", 10, T0.plusSeconds(600), LEASE)).extracting(Task::id)
+        .containsExactly("sleeper");
+  }
+
+  @Test
+  void pausedAndTerminalTasksAreNeverClaimed() {
+    // Only the first is a snapshot the engine makes; the others carry a due time anyway, to show
+    // that a store goes by status as Task.claimableAt does, not by due time alone.
+    store.create(List.of(task("paused", "order", "ship", TaskStatus.PAUSED, null),
+        task("paused-due", "order", "ship", TaskStatus.PAUSED, T0),
+        task("completed", "order", "done", TaskStatus.COMPLETED, T0),
+        task("failed", "order", "ship", TaskStatus.FAILED, T0),
+        task("killed", "order", "ship", TaskStatus.KILLED, T0)));
+
+    assertThat(store.claim("r1", 10, T0.plus(Duration.ofDays(365)), LEASE)).isEmpty();
+    store.create(List.of(runnable("runnable", T0)));
+    assertThat(store.claim("r1", 10, T0.plus(Duration.ofDays(365)), LEASE)).extracting(Task::id)
+        .containsExactly("runnable");
+  }
+
+
+  @Test
+  void renewExtendsHeldLeasesAndReportsTheOnesLost() {
+    store.create(List.of(runnable("t1", T0), runnable("t2", T0), runnable("t3", T0)));
+    assertThat(store.claim("r1", 10, T0, LEASE)).hasSize(3);
+    store.update("t2", t -> Commands.apply(t, Command.PAUSE, by("ann"), T0.plusSeconds(5)));
+
+    Instant until = T0.plusSeconds(90);
+    assertThat(store.renew("r1", List.of("t1", "t2", "t3", "missing"), until))
+        .containsExactlyInAnyOrder("t2", "missing");
+    assertThat(store.get("t1").orElseThrow().lease()).isEqualTo(new Lease("r1", until));
+    assertThat(store.get("t3").orElseThrow().lease()).isEqualTo(new Lease("r1", until));
+    assertThat(store.get("t2").orElseThrow().lease()).isNull();
+
+    assertThat(store.renew("r2", List.of("t1"), until.plusSeconds(60))).containsExactly("t1");
+    assertThat(store.get("t1").orElseThrow().lease()).isEqualTo(new Lease("r1", until));
+    assertThat(store.claim("r2", 10, until.minusMillis(1), LEASE)).isEmpty();
+    assertThat(store.claim("r2", 10, until, LEASE)).extracting(Task::id)
+        .containsExactlyInAnyOrder("t1", "t3");
+    assertThat(store.renew("r1", List.of("t1", "t3"), until.plusSeconds(60)))
+        .containsExactlyInAnyOrder("t1", "t3");
+    assertThat(store.renew("r1", List.of(), until)).isEmpty();
+  }
+
+
+  @Test
+  void recordUnderAHeldLeaseStoresTheSnapshotAndItsHistoryEntry() {
+    store.create(List.of(runnable("t1", T0)));
+    Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+
+    Change next = moved(claimed, "pack", T0.plusSeconds(10), "r1/w1",
+        new Lease("r1", T0.plus(LEASE)));
+    store.record("r1", next);
+    assertThat(store.get("t1")).contains(next.next());
+    assertThat(store.claim("r2", 10, T0.plusSeconds(10), LEASE)).as("still r1's").isEmpty();
+
+    Change last = moved(next.next(), "bill", T0.plusSeconds(20), "r1/w1", null);
+    store.record("r1", last);
+    reopen();
+
+    assertThat(store.get("t1")).contains(last.next());
+    assertThat(store.history("t1")).containsExactly(next.entry(), last.entry());
+    assertThat(store.claim("r2", 10, T0.plusSeconds(20), LEASE)).as("handed back")
+        .extracting(Task::state).containsExactly("bill");
+  }
+
+  @Test
+  void recordAfterAPauseDroppedTheLeaseIsRefusedAndChangesNothing() {
+    store.create(List.of(runnable("t1", T0)));
+    Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+    Task paused = store.update("t1",
+        t -> Commands.apply(t, Command.PAUSE, by("ann"), T0.plusSeconds(5)));
+
+    assertThatThrownBy(() -> store.record("r1", moved(claimed, "pack", T0.plusSeconds(10), "r1",
+        null))).isInstanceOf(LeaseLostException.class).hasMessageContaining("`t1`");
+    reopen();
+
+    assertThat(store.get("t1")).contains(paused);
+    assertThat(store.history("t1")).extracting(Transition::event).containsExactly("pause");
+    assertThat(store.claim("r2", 10, T0.plusSeconds(10), LEASE)).isEmpty();
+  }
+
+  @Test
+  void recordIsRefusedUnlessTheOwnersLeaseHoldsAtTheChangesTime() {
+    store.create(List.of(runnable("t1", T0)));
+    Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+
+    assertThatThrownBy(() -> store.record("r2", moved(claimed, "pack", T0.plusSeconds(1), "r2",
+        null))).as("another runner").isInstanceOf(LeaseLostException.class);
+    assertThatThrownBy(() -> store.record("r1", moved(claimed, "pack", T0.plus(LEASE), "r1",
+        null))).as("lease over").isInstanceOf(LeaseLostException.class);
+    assertThat(store.get("t1")).contains(claimed);
+    assertThat(store.history("t1")).isEmpty();
+
+    Change inTime = moved(claimed, "pack", T0.plus(LEASE).minusMillis(1), "r1", null);
+    store.record("r1", inTime);
+    assertThat(store.get("t1")).contains(inTime.next());
+  }
+
+
+  @Test
+  void updateAppliesOperatorCommandsToTheCurrentTask() {
+    store.create(List.of(runnable("t1", T0)));
+    AtomicReference<Task> seen = new AtomicReference<>();
+
+    Task paused = store.update("t1", t -> {
+      seen.set(t);
+      return Commands.apply(t, Command.PAUSE, by("ann"), T0.plusSeconds(1));
+    });
+    assertThat(seen.get()).isEqualTo(runnable("t1", T0));
+    assertThat(paused.status()).isEqualTo(TaskStatus.PAUSED);
+    assertThat(store.get("t1")).contains(paused);
+    assertThat(store.claim("r1", 10, T0.plus(Duration.ofDays(1)), LEASE)).isEmpty();
+
+    Task running = store.update("t1",
+        t -> Commands.apply(t, Command.RUN, by("ann"), T0.plusSeconds(2)));
+    assertThat(running.status()).isEqualTo(TaskStatus.RUNNABLE);
+    assertThat(running.due()).isEqualTo(T0.plusSeconds(2));
+
+    Instant wake = T0.plusSeconds(600);
+    Task sleeping = store.update("t1", t -> Commands.apply(t, Command.SLEEP,
+        new Commands.Request(wake, "wait for stock", "bob"), T0.plusSeconds(3)));
+    assertThat(sleeping.status()).isEqualTo(TaskStatus.SLEEPING);
+    reopen();
+
+    assertThat(store.get("t1")).contains(sleeping);
+    assertThat(store.claim("r1", 10, wake.minusMillis(1), LEASE)).isEmpty();
+    assertThat(store.claim("r1", 10, wake, LEASE)).extracting(Task::id).containsExactly("t1");
+
+    Task killed = store.update("t1", t -> Commands.apply(t, Command.KILL, by("ann"),
+        wake.plusSeconds(1)));
+    assertThat(killed.status()).isEqualTo(TaskStatus.KILLED);
+    assertThat(killed.lease()).as("a kill stops the runner").isNull();
+    assertThat(store.renew("r1", List.of("t1"), wake.plusSeconds(60))).containsExactly("t1");
+    assertThat(store.claim("r2", 10, wake.plus(Duration.ofDays(1)), LEASE)).isEmpty();
+    reopen();
+
+    assertThat(store.get("t1")).contains(killed);
+    assertThat(store.history("t1")).containsExactly(
+        new Transition(T0.plusSeconds(1), "ship", "pause", "ship", 0, 0, "ann", ""),
+        new Transition(T0.plusSeconds(2), "ship", "run", "ship", 0, 0, "ann", ""),
+        new Transition(T0.plusSeconds(3), "ship", "sleep", "ship", 0, 0, "bob", "wait for stock"),
+        new Transition(wake.plusSeconds(1), "ship", "kill", "ship", 0, 0, "ann", ""));
+  }
+
+  @Test
+  void aRefusedCommandReachesTheCallerAndLeavesTheTaskAsItWas() {
+    store.create(List.of(runnable("t1", T0), runnable("t2", T0)));
+    Task killed = store.update("t1", t -> Commands.apply(t, Command.KILL, by("ann"), T0));
+    Task paused = store.update("t2", t -> Commands.apply(t, Command.PAUSE, by("ann"), T0));
+
+    assertThatThrownBy(() -> store.update("t1",
+        t -> Commands.apply(t, Command.RUN, by("ann"), T0.plusSeconds(1))))
+        .isExactlyInstanceOf(FsmException.class)
+        .hasMessage("task `t1`: `run` is not allowed: the task is killed, which is final; no"
+            + " command changes it");
+    assertThatThrownBy(() -> store.update("t2",
+        t -> Commands.apply(t, Command.COMPLETE, by("ann"), T0.plusSeconds(1))))
+        .isExactlyInstanceOf(FsmException.class)
+        .hasMessage("task `t2`: `complete` is not allowed while the task is paused; allowed now:"
+            + " run, pause, sleep, kill, checkpoint, release");
+    assertThatThrownBy(() -> store.update("t2", t -> {
+      throw new IllegalStateException("the function broke");
+    })).isInstanceOf(IllegalStateException.class).hasMessage("the function broke");
+    reopen();
+
+    assertThat(store.get("t1")).contains(killed);
+    assertThat(store.get("t2")).contains(paused);
+    assertThat(store.history("t1")).extracting(Transition::event).containsExactly("kill");
+    assertThat(store.history("t2")).extracting(Transition::event).containsExactly("pause");
+  }
+
+  @Test
+  void unknownIdsAreNotFound() {
+    store.create(List.of(runnable("t1", T0)));
+    AtomicInteger calls = new AtomicInteger();
+
+    assertThatThrownBy(() -> store.update("nope", t -> {
+      calls.incrementAndGet();
+      return Commands.apply(t, Command.PAUSE, by("ann"), T0);
+    })).isInstanceOf(TaskNotFoundException.class).hasMessageContaining("`nope`");
+    assertThat(calls).hasValue(0);
+    assertThatThrownBy(() -> store.history("nope")).isInstanceOf(TaskNotFoundException.class)
+        .hasMessageContaining("`nope`");
+    assertThat(store.get("nope")).isEmpty();
+    assertThat(store.get("t")).as("no prefix matching").isEmpty();
+  }
+
+  @Test
+  void concurrentUpdatesOfOneTaskAreEachAppliedOnce() throws Exception {
+    store.create(List.of(runnable("t1", T0)));
+    int threads = 4;
+    int each = 100;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> done = new ArrayList<>();
+      for (int w = 0; w < threads; w++) {
+        String by = "op" + w;
+        done.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < each; i++) {
+            store.update("t1", t -> checkpointCountingAttempts(t, by));
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : done) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(store.get("t1").orElseThrow().attempt()).isEqualTo(threads * each);
+    assertThat(store.history("t1")).extracting(Transition::attempt)
+        .containsExactlyElementsOf(IntStream.range(0, threads * each).boxed().toList());
+  }
+
+
+  @Test
+  void historyIsOldestFirstAcrossCommandsAndOutcomes() {
+    store.create(List.of(runnable("t1", T0)));
+    Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+    Change first = moved(claimed, "pack", T0.plusSeconds(1), "r1/w1", claimed.lease());
+    store.record("r1", first);
+    Task sleeping = store.update("t1", t -> Commands.apply(t, Command.SLEEP,
+        new Commands.Request(T0.plusSeconds(60), "", "ann"), T0.plusSeconds(2)));
+    Task woke = store.claim("r1", 1, T0.plusSeconds(60), LEASE).get(0);
+    Change second = moved(woke, "bill", T0.plusSeconds(61), "r1/w2", null);
+    store.record("r1", second);
+    reopen();
+
+    assertThat(store.history("t1")).containsExactly(first.entry(),
+        new Transition(T0.plusSeconds(2), "pack", "sleep", "pack", 0, 0, "ann", ""),
+        second.entry());
+    assertThat(sleeping.state()).isEqualTo("pack");
+    assertThat(store.get("t1")).contains(second.next());
+  }
+
+
+  @Test
+  void listFiltersByMachineStateAndStatus() {
+    store.create(List.of(
+        task("a1", "order", "ship", TaskStatus.RUNNABLE, T0),
+        task("a2", "order", "ship", TaskStatus.PAUSED, null),
+        task("a3", "order", "pack", TaskStatus.RUNNABLE, T0),
+        task("a4", "order", "pack", TaskStatus.SLEEPING, T0.plusSeconds(9)),
+        task("b1", "refund", "ship", TaskStatus.RUNNABLE, T0),
+        task("b2", "refund", "pay", TaskStatus.KILLED, null),
+        task("b3", "refund", "ship", TaskStatus.PAUSED, null)));
+    reopen();
+
+    assertThat(ids(query("order", null, null, null, 100))).containsExactly("a1", "a2", "a3", "a4");
+    assertThat(ids(query(null, "ship", null, null, 100))).containsExactly("a1", "a2", "b1", "b3");
+    assertThat(ids(query(null, null, TaskStatus.PAUSED, null, 100))).containsExactly("a2", "b3");
+    assertThat(ids(query("refund", "ship", null, null, 100))).containsExactly("b1", "b3");
+    assertThat(ids(query("order", "ship", TaskStatus.RUNNABLE, null, 100))).containsExactly("a1");
+    assertThat(ids(query("order", null, TaskStatus.KILLED, null, 100))).isEmpty();
+    assertThat(ids(query("nope", null, null, null, 100))).isEmpty();
+    assertThat(ids(query(null, null, null, null, 100)))
+        .containsExactly("a1", "a2", "a3", "a4", "b1", "b2", "b3");
+  }
+
+  @Test
+  void listPagesInIdOrderAfterAnId() {
+    List<Task> all = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      all.add(task(String.format("p-%02d", i), "order", "ship",
+          i % 2 == 0 ? TaskStatus.PAUSED : TaskStatus.RUNNABLE, i % 2 == 0 ? null : T0));
+    }
+    List<Task> shuffled = new ArrayList<>(all);
+    Collections.shuffle(shuffled, new Random(7));
+    store.create(shuffled);
+
+    List<String> pages = new ArrayList<>();
+    List<Integer> sizes = new ArrayList<>();
+    String after = null;
+    for (int page = 0; page < 4; page++) {
+      List<String> got = ids(query(null, null, null, after, 10));
+      sizes.add(got.size());
+      pages.addAll(got);
+      after = got.isEmpty() ? after : got.get(got.size() - 1);
+    }
+    assertThat(sizes).containsExactly(10, 10, 5, 0);
+    assertThat(pages).containsExactlyElementsOf(all.stream().map(Task::id).toList());
+    assertThat(store.list(TaskQuery.all(3))).containsExactlyElementsOf(all.subList(0, 3));
+
+    List<String> paused = new ArrayList<>();
+    sizes.clear();
+    after = null;
+    for (int page = 0; page < 3; page++) {
+      List<String> got = ids(query(null, null, TaskStatus.PAUSED, after, 5));
+      sizes.add(got.size());
+      paused.addAll(got);
+      after = got.get(got.size() - 1);
+    }
+    assertThat(sizes).containsExactly(5, 5, 3);
+    assertThat(paused).containsExactlyElementsOf(IntStream.range(0, 25).filter(i -> i % 2 == 0)
+        .mapToObj(i -> String.format("p-%02d", i)).toList());
+    // afterId need not be a task's id: the page starts after it in id order.
+    assertThat(ids(query(null, null, null, "p-105", 3))).containsExactly("p-11", "p-12", "p-13");
+    assertThat(ids(query(null, null, null, "p-24", 10))).isEmpty();
+  }
+
+
+  @Test
+  void idsStartingWithAPrefixComeInOrderUpToTheLimit() {
+    List<Task> batch = new ArrayList<>();
+    for (int i = 12; i >= 1; i--) {
+      batch.add(runnable("order-" + i, T0));
+    }
+    batch.add(runnable("orders-x", T0));
+    batch.add(runnable("other", T0));
+    batch.add(runnable("refund-1", T0));
+    batch.add(runnable("orde", T0));
+    store.create(batch);
+    reopen();
+
+    assertThat(store.idsStartingWith("order-", 4))
+        .containsExactly("order-1", "order-10", "order-11", "order-12");
+    assertThat(store.idsStartingWith("order-", 100)).containsExactly("order-1", "order-10",
+        "order-11", "order-12", "order-2", "order-3", "order-4", "order-5", "order-6", "order-7",
+        "order-8", "order-9");
+    assertThat(store.idsStartingWith("orders", 100)).containsExactly("orders-x");
+    assertThat(store.idsStartingWith("o", 100)).hasSize(15).startsWith("orde", "order-1")
+        .endsWith("order-9", "orders-x", "other");
+    assertThat(store.idsStartingWith("order-1", 100))
+        .containsExactly("order-1", "order-10", "order-11", "order-12");
+    assertThat(store.idsStartingWith("", 3)).containsExactly("orde", "order-1", "order-10");
+    assertThat(store.idsStartingWith("zzz", 10)).isEmpty();
+    assertThat(store.idsStartingWith("Order", 10)).as("case matters").isEmpty();
+  }
+
+
+  @Test
+  void countsGroupByMachineStateAndStatus() {
+    assertThat(store.counts()).isEmpty();
+    store.create(List.of(
+        task("a1", "order", "ship", TaskStatus.RUNNABLE, T0),
+        task("a2", "order", "ship", TaskStatus.RUNNABLE, T0),
+        task("a3", "order", "ship", TaskStatus.RUNNABLE, T0.plusSeconds(1)),
+        task("a4", "order", "ship", TaskStatus.PAUSED, null),
+        task("a5", "order", "pack", TaskStatus.RUNNABLE, T0.plusSeconds(2)),
+        task("b1", "refund", "ship", TaskStatus.KILLED, null)));
+
+    assertThat(store.counts()).containsExactlyInAnyOrder(
+        new TaskCount("order", "ship", TaskStatus.RUNNABLE, 3),
+        new TaskCount("order", "ship", TaskStatus.PAUSED, 1),
+        new TaskCount("order", "pack", TaskStatus.RUNNABLE, 1),
+        new TaskCount("refund", "ship", TaskStatus.KILLED, 1));
+
+    store.update("a1", t -> Commands.apply(t, Command.PAUSE, by("ann"), T0));
+    Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+    store.record("r1", moved(claimed, "pack", T0.plusSeconds(1), "r1", null));
+    store.update("a5", t -> Commands.apply(t, Command.KILL, by("ann"), T0.plusSeconds(2)));
+    reopen();
+
+    assertThat(store.counts()).containsExactlyInAnyOrder(
+        new TaskCount("order", "ship", TaskStatus.RUNNABLE, 1),
+        new TaskCount("order", "ship", TaskStatus.PAUSED, 2),
+        new TaskCount("order", "pack", TaskStatus.RUNNABLE, 1),
+        new TaskCount("order", "pack", TaskStatus.KILLED, 1),
+        new TaskCount("refund", "ship", TaskStatus.KILLED, 1));
+  }
+
+
+  @Test
+  void registeringTheSameTextReturnsItsVersionAndNewTextNumbersTheNext() {
+    assertThat(store.versions("order")).isEmpty();
+    MachineVersion v1 = store.register("order", ORDER_V1, T0);
+    assertThat(v1).isEqualTo(
+        new MachineVersion("order", MachineVersion.idOf(ORDER_V1), 1, T0, ORDER_V1));
+    assertThat(store.register("order", ORDER_V1, T0.plusSeconds(60))).isEqualTo(v1);
+
+    MachineVersion v2 = store.register("order", ORDER_V2, T0.plusSeconds(120));
+    assertThat(v2).isEqualTo(
+        new MachineVersion("order", MachineVersion.idOf(ORDER_V2), 2, T0.plusSeconds(120),
+            ORDER_V2));
+    assertThat(store.register("order", ORDER_V1, T0.plusSeconds(180))).isEqualTo(v1);
+    MachineVersion refund = store.register("refund", ORDER_V1, T0.plusSeconds(240));
+    reopen();
+
+    assertThat(store.versions("order")).containsExactly(v1, v2);
+    assertThat(refund.number()).as("numbered per machine").isEqualTo(1);
+    assertThat(store.versions("refund")).containsExactly(refund);
+    assertThat(store.versions("nope")).isEmpty();
+    assertThat(store.register("order", ORDER_V2, T0.plusSeconds(300))).isEqualTo(v2);
+    MachineVersion v3 = store.register("order", ORDER_V2 + "# tweak\n", T0.plusSeconds(360));
+    assertThat(v3.number()).isEqualTo(3);
+    assertThat(store.versions("order")).containsExactly(v1, v2, v3);
+  }
+
+
+  @Test
+  void everythingAcknowledgedSurvivesAReopen() {
+    List<Task> batch = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      batch.add(new Task(String.format("d-%02d", i), i % 3 == 0 ? "refund" : "order", "v" + i % 2,
+          i % 4 == 0 ? "ship" : "pack", TaskStatus.RUNNABLE, "{\"i\":" + i + ",\"s\":\"é\\n\"}",
+          i % 5, i % 7 == 0 ? List.of(new TaskError(T0.minusSeconds(i), "error " + i)) : List.of(),
+          T0.minusSeconds(100 + i), T0.minusSeconds(50), i % 2 == 0 ? null : T0.minusSeconds(i),
+          T0.plusSeconds(i), null));
+    }
+    store.create(batch);
+    MachineVersion v1 = store.register("order", ORDER_V1, T0);
+    MachineVersion v2 = store.register("order", ORDER_V2, T0.plusSeconds(1));
+    List<Task> claimed = store.claim("r1", 10, T0.plusSeconds(20), LEASE);
+    for (Task t : claimed.subList(0, 5)) {
+      store.record("r1", moved(t, "bill", T0.plusSeconds(21), "r1/w1", null));
+    }
+    store.update("d-30", t -> Commands.apply(t, Command.PAUSE, by("ann"), T0.plusSeconds(22)));
+    store.update("d-31", t -> Commands.apply(t, Command.KILL, by("ann"), T0.plusSeconds(22)));
+    store.update("d-32", t -> Commands.apply(t, Command.SLEEP,
+        new Commands.Request(T0.plusSeconds(3600), "", "ann"), T0.plusSeconds(22)));
+
+    List<Task> before = store.list(TaskQuery.all(100));
+    Map<String, List<Transition>> histories = new HashMap<>();
+    for (Task t : before) {
+      histories.put(t.id(), store.history(t.id()));
+    }
+    List<TaskCount> counts = store.counts();
+    reopen();
+    assertSameTasks(store.list(TaskQuery.all(100)), before);
+    reopen();
+    assertSameTasks(store.list(TaskQuery.all(100)), before);
+
+    for (Task t : before) {
+      assertThat(store.history(t.id())).as(t.id()).isEqualTo(histories.get(t.id()));
+    }
+    assertThat(store.counts()).containsExactlyInAnyOrderElementsOf(counts);
+    assertThat(store.versions("order")).containsExactly(v1, v2);
+    assertThat(store.idsStartingWith("d-3", 100)).hasSize(10);
+
+    List<Task> due = store.claim("r2", 100, T0.plusSeconds(3600).plus(LEASE), LEASE);
+    assertThat(due).extracting(Task::id).doesNotContain("d-30", "d-31").contains("d-32")
+        .hasSize(48);
+    assertThat(due).extracting(Task::due).isSorted();
+  }
+
+
+  @Test
+  void concurrentClaimsHandEachTaskToExactlyOneOwner() throws Exception {
+    int count = 2000;
+    List<Task> batch = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      batch.add(runnable(String.format("c-%04d", i), T0.minusMillis(count - i)));
+    }
+    store.create(batch);
+
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    Map<String, List<Task>> byOwner = new HashMap<>();
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      Map<String, Future<List<Task>>> futures = new HashMap<>();
+      for (int w = 0; w < threads; w++) {
+        String owner = "runner-" + w;
+        futures.put(owner, pool.submit(() -> {
+          start.await();
+          List<Task> mine = new ArrayList<>();
+          List<Task> got;
+          while (!(got = store.claim(owner, 16, T0, Duration.ofMinutes(5))).isEmpty()) {
+            mine.addAll(got);
+          }
+          return mine;
+        }));
+      }
+      start.countDown();
+      for (Map.Entry<String, Future<List<Task>>> e : futures.entrySet()) {
+        byOwner.put(e.getKey(), e.getValue().get(60, TimeUnit.SECONDS));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    List<String> all = byOwner.values().stream().flatMap(List::stream).map(Task::id).toList();
+    assertThat(all).hasSize(count).doesNotHaveDuplicates();
+    assertThat(new HashSet<>(all))
+        .isEqualTo(batch.stream().map(Task::id).collect(Collectors.toSet()));
+    for (Map.Entry<String, List<Task>> e : byOwner.entrySet()) {
+      for (Task t : e.getValue()) {
+        assertThat(t.lease().owner()).isEqualTo(e.getKey());
+        assertThat(store.get(t.id()).orElseThrow().lease()).isEqualTo(t.lease());
+      }
+    }
+    assertThat(store.claim("late", 10, T0, LEASE)).isEmpty();
+  }
+
+
+  private static Task task(String id, String machine, String state, TaskStatus status,
+      Instant due) {
+    return new Task(id, machine, "abc123abc123", state, status, "{}", 0, List.of(), T0, T0, null,
+        due, null);
+  }
+
+  private static Task runnable(String id, Instant due) {
+    return task(id, "order", "ship", TaskStatus.RUNNABLE, due);
+  }
+
+  private static Task leased(Task t, Lease lease) {
+    return new Task(t.id(), t.machine(), t.version(), t.state(), t.status(), t.context(),
+        t.attempt(), t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(), lease);
+  }
+
+  private static Commands.Request by(String who) {
+    return new Commands.Request(null, "", who);
+  }
+
+  /** What a runner records when an action finishes: the next state, runnable now. */
+  private static Change moved(Task from, String to, Instant at, String by, Lease keep) {
+    Task next = new Task(from.id(), from.machine(), from.version(), to, TaskStatus.RUNNABLE,
+        "{\"reached\":\"" + to + "\"}", 0, from.errors(), from.created(), at,
+        at.minusMillis(1500), at, keep);
+    return new Change(next, new Transition(at, from.state(), "done", to, 1500,
+        from.attempt() + 1, by, ""));
+  }
+
+  /** A change that only counts: a checkpoint whose history entry carries the count so far. */
+  private static Change checkpointCountingAttempts(Task t, String by) {
+    Task next = new Task(t.id(), t.machine(), t.version(), t.state(), t.status(), t.context(),
+        t.attempt() + 1, t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(),
+        t.lease());
+    return new Change(next,
+        new Transition(T0, t.state(), "checkpoint", t.state(), 0, t.attempt(), by, ""));
+  }
+
+  private List<String> ids(TaskQuery query) {
+    return store.list(query).stream().map(Task::id).toList();
+  }
+
+  private static TaskQuery query(String machine, String state, TaskStatus status, String afterId,
+      int limit) {
+    return new TaskQuery(Optional.ofNullable(machine), Optional.ofNullable(state),
+        Optional.ofNullable(status), Optional.ofNullable(afterId), limit);
+  }
+
+  // Leases need not survive a reopen: an embedded store reopened by a new runner hands leased
+  // tasks back at once (SPEC section 4), so a lease is either the one given or gone.
+  private static void assertSameTasks(List<Task> after, List<Task> before) {
+    assertThat(after).hasSameSizeAs(before);
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < before.size(); i++) {
+      Task b = before.get(i);
+      Task a = after.get(i);
+      assertThat(leased(a, null)).isEqualTo(leased(b, null));
+      if (a.lease() != null) {
+        assertThat(a.lease()).as(a.id()).isEqualTo(b.lease());
+      }
+      seen.add(a.id());
+    }
+    assertThat(seen).hasSize(before.size());
+  }
+}
