@@ -1,0 +1,448 @@
+package dev.fsm.store.embedded.journal;
+
+import dev.fsm.FsmException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An append-only log of records in segment files, the embedded store's source of truth. One
+ * writer thread group-commits: it writes everything waiting, forces once, and only then tells
+ * each caller its record is durable.
+ *
+ * <p>Futures are completed on the writer thread, so actions chained with the non-async {@code
+ * then...} methods run there and hold up every appender: keep them short or use the async forms.
+ */
+public final class Journal implements AutoCloseable {
+
+  private static final String LOCK_FILE = "journal.lock";
+
+  private final Path folder;
+  private final JournalOptions options;
+  private final Recovery recovery;
+  private final FileChannel lockChannel;
+  private final FileLock folderLock;
+  private final ConcurrentSkipListMap<Long, Path> segments;
+  private final Object segmentsLock = new Object();
+  private final SegmentWriter writer;
+  private final Thread thread;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition work = lock.newCondition();
+  private ArrayList<Pending> queue = new ArrayList<>();
+  private boolean writerWaiting;
+  private boolean closing;
+  private FsmException failure;
+
+  /** Writer thread only. */
+  private long nextSequence;
+  private volatile long durableSequence;
+  private volatile long records;
+  private volatile long batches;
+
+  private Journal(Path folder, JournalOptions options, FileChannel lockChannel,
+      FileLock folderLock, JournalRecovery.Opened opened) throws IOException {
+    this.folder = folder;
+    this.options = options;
+    this.lockChannel = lockChannel;
+    this.folderLock = folderLock;
+    this.recovery = opened.recovery();
+    this.segments = new ConcurrentSkipListMap<>(opened.segments());
+    this.durableSequence = opened.lastSequence();
+    this.nextSequence = opened.lastSequence() + 1;
+    Map.Entry<Long, Path> last = segments.lastEntry();
+    this.writer = new SegmentWriter(folder, last.getValue(), opened.lastSegmentSize(), options,
+        this::segmentStarted);
+    this.thread = new Thread(this::runWriter, "fsm-journal-writer");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /**
+   * Opens the journal in a folder, creating both when missing. Every frame is verified; a torn or
+   * damaged tail of the last segment is cut and reported by {@link #recovery()}.
+   *
+   * @throws JournalDamagedException when a segment followed by others is damaged, unless the
+   *     options accept damage
+   * @throws FsmException when a segment is not a journal file this version reads, or the folder
+   *     is already open
+   */
+  public static Journal open(Path folder, JournalOptions options) throws IOException {
+    Files.createDirectories(folder);
+    FileChannel lockChannel = FileChannel.open(folder.resolve(LOCK_FILE),
+        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    try {
+      FileLock folderLock = lockFolder(folder, lockChannel);
+      try {
+        return new Journal(folder, options, lockChannel, folderLock,
+            JournalRecovery.recover(folder, options));
+      } catch (IOException | RuntimeException | Error e) {
+        folderLock.release();
+        throw e;
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      lockChannel.close();
+      throw e;
+    }
+  }
+
+  /** Appends one record; the future gives its sequence once it is on disk. */
+  public CompletableFuture<Long> append(byte[] record) {
+    Objects.requireNonNull(record, "record");
+    checkSize(record);
+    return enqueue(new Pending(record, null));
+  }
+
+  /**
+   * Appends records with consecutive sequences, durable together; the future gives the first
+   * one's sequence. The list and its arrays must not change until the future completes.
+   */
+  public CompletableFuture<Long> appendAll(List<byte[]> records) {
+    if (records.isEmpty()) {
+      throw new IllegalArgumentException("appendAll needs at least one record");
+    }
+    for (byte[] r : records) {
+      checkSize(Objects.requireNonNull(r, "record"));
+    }
+    return enqueue(new Pending(null, List.copyOf(records)));
+  }
+
+  /** The sequence of the newest durable record; 0 before the first. */
+  public long lastSequence() {
+    return durableSequence;
+  }
+
+  /**
+   * Reads durable records from a sequence on, in order, verifying each again.
+   *
+   * @throws FsmException when records from that sequence on were deleted by compaction
+   * @throws JournalDamagedException when a segment was damaged after the journal was opened
+   */
+  public void replay(long fromSequenceInclusive, RecordConsumer consumer) throws IOException {
+    if (fromSequenceInclusive < 1) {
+      throw new IllegalArgumentException("journal sequences start at 1");
+    }
+    long last = durableSequence;
+    if (fromSequenceInclusive > last) {
+      return;
+    }
+    Map.Entry<Long, Path> start = segments.floorEntry(fromSequenceInclusive);
+    if (start == null) {
+      throw compactedAway(fromSequenceInclusive);
+    }
+    List<Map.Entry<Long, Path>> from =
+        new ArrayList<>(segments.tailMap(start.getKey(), true).entrySet());
+    long expected = start.getKey();
+    for (int i = 0; expected <= last; i++) {
+      if (i == from.size() || from.get(i).getKey() != expected) {
+        Path at = i == 0 ? start.getValue() : from.get(i - 1).getValue();
+        throw damagedSinceOpen(at, -1, "record " + expected + " is in no segment");
+      }
+      Path file = from.get(i).getValue();
+      try (SegmentReader r = new SegmentReader(file, options.maxRecordBytes())) {
+        String torn = r.readHeader(expected);
+        if (torn != null) {
+          throw damagedSinceOpen(file, 0, torn);
+        }
+        while (expected <= last) {
+          boolean wanted = expected >= fromSequenceInclusive;
+          if (!r.next(expected, wanted)) {
+            if (r.damage() != null) {
+              throw damagedSinceOpen(file, r.frameOffset(), r.damage());
+            }
+            break;
+          }
+          if (wanted) {
+            consumer.accept(expected, r.payload());
+          }
+          expected++;
+        }
+      } catch (NoSuchFileException e) {
+        throw compactedAway(expected);
+      }
+    }
+  }
+
+  /** What opening found and repaired. */
+  public Recovery recovery() {
+    return recovery;
+  }
+
+  /** Counts of what this journal has written since it was opened. */
+  public JournalStats stats() {
+    return new JournalStats(records, batches, writer.forces(), writer.bytes());
+  }
+
+  /** The journal's folder. */
+  public Path folder() {
+    return folder;
+  }
+
+  /**
+   * Closes the open segment and starts a new one once everything appended before is durable.
+   * Does nothing when the open segment holds no records.
+   */
+  public void roll() {
+    if (Thread.currentThread() == thread) {
+      throw new IllegalStateException("roll() cannot wait for the writer from the writer's own"
+          + " thread: call it outside future callbacks");
+    }
+    try {
+      enqueue(new Pending(null, null)).join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  /**
+   * Deletes whole segments whose records all come before {@code sequence}, never the one being
+   * written. For compaction, once a snapshot holds everything before {@code sequence}.
+   */
+  public void deleteSegmentsBefore(long sequence) throws IOException {
+    synchronized (segmentsLock) {
+      while (true) {
+        Map.Entry<Long, Path> oldest = segments.firstEntry();
+        Long next = segments.higherKey(oldest.getKey());
+        // A segment ends where the next begins; the last one is still being written.
+        if (next == null || next > sequence) {
+          break;
+        }
+        Files.deleteIfExists(oldest.getValue());
+        segments.remove(oldest.getKey());
+        // Oldest first and each made durable, so a crash leaves a contiguous run of segments.
+        Segments.fsyncFolder(folder);
+      }
+    }
+  }
+
+  /**
+   * Makes everything appended so far durable, stops the writer and releases the folder. Appends
+   * after this throw IllegalStateException.
+   */
+  @Override
+  public void close() throws IOException {
+    if (Thread.currentThread() == thread) {
+      throw new IllegalStateException("close() cannot wait for the writer from the writer's own"
+          + " thread: call it outside future callbacks");
+    }
+    lock.lock();
+    try {
+      closing = true;
+      work.signal();
+    } finally {
+      lock.unlock();
+    }
+    boolean interrupted = false;
+    while (thread.isAlive()) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (lockChannel.isOpen()) {
+      try {
+        folderLock.release();
+      } finally {
+        lockChannel.close();
+      }
+    }
+  }
+
+  /** Breaks the journal as a failing disk would. For tests. */
+  void simulateDiskFailure() throws IOException {
+    writer.breakChannel();
+  }
+
+  private void checkSize(byte[] record) {
+    if (record.length > options.maxRecordBytes()) {
+      throw new IllegalArgumentException("a journal record is limited to "
+          + Segments.size(options.maxRecordBytes()) + "; this one is " + record.length + " bytes");
+    }
+  }
+
+  private CompletableFuture<Long> enqueue(Pending p) {
+    lock.lock();
+    try {
+      if (closing) {
+        throw new IllegalStateException("journal in " + folder + " is closed");
+      }
+      if (failure != null) {
+        return CompletableFuture.failedFuture(failure);
+      }
+      queue.add(p);
+      if (writerWaiting) {
+        writerWaiting = false;
+        work.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+    return p.future;
+  }
+
+  private void runWriter() {
+    ArrayList<Pending> batch = new ArrayList<>();
+    try {
+      while (true) {
+        lock.lock();
+        try {
+          while (queue.isEmpty() && !closing) {
+            writerWaiting = true;
+            work.awaitUninterruptibly();
+          }
+          writerWaiting = false;
+          if (queue.isEmpty()) {
+            break;
+          }
+          ArrayList<Pending> taken = queue;
+          queue = batch;
+          batch = taken;
+        } finally {
+          lock.unlock();
+        }
+        write(batch);
+        batch.clear();
+      }
+    } finally {
+      try {
+        if (broken()) {
+          // Writing again after a failed write or force could put records whose callers were
+          // told they failed on disk after all.
+          writer.breakChannel();
+        } else {
+          writer.close();
+        }
+      } catch (IOException e) {
+        // Nothing waits for this: every batch was already forced or failed.
+      }
+    }
+  }
+
+  private void write(List<Pending> batch) {
+    long sequence = nextSequence;
+    try {
+      for (Pending p : batch) {
+        p.first = sequence;
+        if (p.one != null) {
+          writer.append(sequence++, p.one);
+        } else if (p.many != null) {
+          for (byte[] r : p.many) {
+            writer.append(sequence++, r);
+          }
+        } else {
+          writer.roll(sequence);
+        }
+      }
+      writer.sync();
+    } catch (IOException | RuntimeException | Error e) {
+      breakDown(e, batch);
+      return;
+    }
+    records += sequence - nextSequence;
+    batches++;
+    nextSequence = sequence;
+    durableSequence = sequence - 1;
+    for (Pending p : batch) {
+      p.future.complete(p.first);
+    }
+  }
+
+  private void breakDown(Throwable cause, List<Pending> batch) {
+    FsmException broken = new FsmException("the journal in " + folder + " is broken: writing "
+        + writer.file().getFileName() + " failed (" + cause + "). It takes no more records;"
+        + " records not yet acknowledged may or may not be on disk. Close the store and open it"
+        + " again: opening keeps every record that reached the disk.", cause);
+    ArrayList<Pending> waiting;
+    lock.lock();
+    try {
+      failure = broken;
+      waiting = queue;
+      queue = new ArrayList<>();
+    } finally {
+      lock.unlock();
+    }
+    for (Pending p : batch) {
+      p.future.completeExceptionally(broken);
+    }
+    for (Pending p : waiting) {
+      p.future.completeExceptionally(broken);
+    }
+  }
+
+  private boolean broken() {
+    lock.lock();
+    try {
+      return failure != null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void segmentStarted(long first, Path file) {
+    synchronized (segmentsLock) {
+      segments.put(first, file);
+    }
+  }
+
+  private FsmException compactedAway(long sequence) {
+    Map.Entry<Long, Path> oldest = segments.firstEntry();
+    return new FsmException("the journal in " + folder + " no longer holds record " + sequence
+        + ": its oldest segment, " + oldest.getValue().getFileName() + ", starts at record "
+        + oldest.getKey() + " (older records were compacted into a snapshot). Replay from the"
+        + " snapshot's last record + 1.");
+  }
+
+  private JournalDamagedException damagedSinceOpen(Path file, long offset, String reason) {
+    String where = offset >= 0 ? " at byte " + offset : "";
+    return new JournalDamagedException("journal segment " + file + " is damaged" + where + " ("
+        + reason + "), though it was sound when the journal was opened: the disk or another"
+        + " program changed it. Stop fsm, copy the store folder somewhere safe, and run `fsm store"
+        + " rebuild`.", file, offset, reason);
+  }
+
+  private static FileLock lockFolder(Path folder, FileChannel lockChannel) throws IOException {
+    FileLock held;
+    try {
+      held = lockChannel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      throw new FsmException("the journal in " + folder + " is already open in this process;"
+          + " close it before opening it again.");
+    }
+    if (held == null) {
+      throw new FsmException("the journal in " + folder + " is already open in another process;"
+          + " stop that process (a store folder has one owner at a time) and try again.");
+    }
+    return held;
+  }
+
+  /** An append, a batch of appends, or (neither) a roll, with the caller's future. */
+  private static final class Pending {
+    final byte[] one;
+    final List<byte[]> many;
+    final CompletableFuture<Long> future = new CompletableFuture<>();
+    long first;
+
+    Pending(byte[] one, List<byte[]> many) {
+      this.one = one;
+      this.many = many;
+    }
+  }
+}

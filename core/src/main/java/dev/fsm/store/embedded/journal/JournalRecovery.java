@@ -1,0 +1,168 @@
+package dev.fsm.store.embedded.journal;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Opening a journal folder: one sequential pass over every segment, then cutting a torn tail or
+ * refusing damage that would drop later records.
+ */
+final class JournalRecovery {
+
+  /** The state a journal opens with. */
+  record Opened(TreeMap<Long, Path> segments, long lastSequence, long lastSegmentSize,
+      Recovery recovery) {}
+
+  /** One segment's verified prefix. */
+  private record Scan(long first, Path file, long size, long last, long goodBytes, String damage,
+      boolean headerTorn) {
+
+    long records() {
+      return last - first + 1;
+    }
+  }
+
+  private JournalRecovery() {}
+
+  static Opened recover(Path folder, JournalOptions options) throws IOException {
+    TreeMap<Long, Path> segments = Segments.list(folder);
+    if (segments.isEmpty()) {
+      Path first = folder.resolve(Segments.fileName(1));
+      try (FileChannel c = FileChannel.open(first, StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE)) {
+        Segments.writeFully(c, Segments.header(1), 0);
+        c.force(true);
+      }
+      Segments.fsyncFolder(folder);
+      segments.put(1L, first);
+      return new Opened(segments, 0, Segments.HEADER_BYTES,
+          new Recovery(1, 1, 0, Optional.empty(), List.of(), 0));
+    }
+
+    List<Scan> scans = new ArrayList<>();
+    for (Map.Entry<Long, Path> e : segments.entrySet()) {
+      scans.add(scan(e.getValue(), e.getKey(), options.maxRecordBytes()));
+    }
+    int damaged = -1;
+    String reason = null;
+    for (int i = 0; i < scans.size() && damaged < 0; i++) {
+      Scan s = scans.get(i);
+      if (s.damage() != null) {
+        damaged = i;
+        reason = s.damage();
+      } else if (i + 1 < scans.size() && scans.get(i + 1).first() != s.last() + 1) {
+        damaged = i;
+        reason = gap(s, scans.get(i + 1));
+      }
+    }
+
+    Optional<Cut> cut = Optional.empty();
+    List<Path> deleted = new ArrayList<>();
+    long deletedRecords = 0;
+    long lastSize;
+    if (damaged < 0) {
+      lastSize = scans.get(scans.size() - 1).size();
+    } else {
+      Scan d = scans.get(damaged);
+      List<Scan> later = scans.subList(damaged + 1, scans.size());
+      for (Scan s : later) {
+        deletedRecords += s.records();
+      }
+      if (!later.isEmpty() && !options.acceptDamage()) {
+        throw damagedException(d, reason, later, deletedRecords);
+      }
+      // Newest first, so a crash in between leaves the same damage to find next time.
+      for (int i = scans.size() - 1; i > damaged; i--) {
+        Scan s = scans.get(i);
+        Files.delete(s.file());
+        segments.remove(s.first());
+        deleted.add(s.file());
+      }
+      Collections.reverse(deleted);
+      lastSize = cut(d);
+      Segments.fsyncFolder(folder);
+      scans = scans.subList(0, damaged + 1);
+      boolean emptyNewSegment = d.headerTorn() && d.size() == 0 && deleted.isEmpty();
+      if (!emptyNewSegment) {
+        cut = Optional.of(new Cut(d.file(), d.goodBytes(), d.size() - d.goodBytes(), reason));
+      }
+    }
+    Scan last = scans.get(scans.size() - 1);
+    Recovery recovery = new Recovery(segments.size(), scans.get(0).first(), last.last(), cut,
+        deleted, deletedRecords);
+    return new Opened(segments, last.last(), lastSize, recovery);
+  }
+
+  private static Scan scan(Path file, long first, int maxRecordBytes) throws IOException {
+    try (SegmentReader r = new SegmentReader(file, maxRecordBytes)) {
+      String torn = r.readHeader(first);
+      if (torn != null) {
+        return new Scan(first, file, r.size(), first - 1, 0, torn, true);
+      }
+      long sequence = first;
+      while (r.next(sequence, false)) {
+        sequence++;
+      }
+      return new Scan(first, file, r.size(), sequence - 1, r.frameOffset(), r.damage(), false);
+    }
+  }
+
+  /** Cuts the segment after its last good frame; returns its new size. */
+  private static long cut(Scan s) throws IOException {
+    try (FileChannel c = FileChannel.open(s.file(), StandardOpenOption.WRITE)) {
+      if (s.headerTorn()) {
+        c.truncate(0);
+        Segments.writeFully(c, Segments.header(s.first()), 0);
+        c.force(true);
+        return Segments.HEADER_BYTES;
+      }
+      if (s.goodBytes() < s.size()) {
+        c.truncate(s.goodBytes());
+        c.force(true);
+      }
+      return s.goodBytes();
+    }
+  }
+
+  private static String gap(Scan s, Scan next) {
+    String name = next.file().getFileName().toString();
+    if (next.first() > s.last() + 1) {
+      return String.format(Locale.ROOT, "records %d to %d are missing: the next segment, %s,"
+          + " starts at record %d", s.last() + 1, next.first() - 1, name, next.first());
+    }
+    return String.format(Locale.ROOT, "the next segment, %s, starts at record %d, but this one"
+        + " already holds records up to %d", name, next.first(), s.last());
+  }
+
+  private static JournalDamagedException damagedException(Scan d, String reason, List<Scan> later,
+      long laterRecords) {
+    StringBuilder m = new StringBuilder(String.format(Locale.ROOT,
+        "journal segment %s is damaged at byte %d (%s). ", d.file(), d.goodBytes(), reason));
+    m.append(String.format(Locale.ROOT, "%d later segment%s hold%s %d record%s", later.size(),
+        later.size() == 1 ? "" : "s", later.size() == 1 ? "s" : "", laterRecords,
+        laterRecords == 1 ? "" : "s"));
+    if (laterRecords > 0) {
+      m.append(String.format(Locale.ROOT, " (%d to %d)", later.get(0).first(),
+          later.get(later.size() - 1).last()));
+    }
+    long after = d.size() - d.goodBytes();
+    if (after > 0) {
+      m.append(String.format(Locale.ROOT, ", and %d byte%s follow the damage in this segment",
+          after, after == 1 ? "" : "s"));
+    }
+    m.append("; opening the journal would drop them, so fsm stopped. Restore the store folder"
+        + " from a backup, or run `fsm store rebuild` to cut the journal at the damage (those"
+        + " records are lost) and rebuild the store from the records before it.");
+    return new JournalDamagedException(m.toString(), d.file(), d.goodBytes(), reason);
+  }
+}

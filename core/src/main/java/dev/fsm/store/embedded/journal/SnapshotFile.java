@@ -1,0 +1,210 @@
+package dev.fsm.store.embedded.journal;
+
+import dev.fsm.FsmException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+
+/**
+ * A compaction snapshot: the store's live records as of a journal sequence, written atomically
+ * so that the journal segments before it can be deleted.
+ *
+ * <p>Layout: header [FSMS][version][long lastSequence][long records][int CRC32C of the header],
+ * then per record [int length][int CRC32C of the payload][payload], then the trailer [FSME][int
+ * CRC32C of all record frames].
+ */
+public final class SnapshotFile {
+
+  /** What a snapshot holds. */
+  public record Info(long lastSequence, long records) {}
+
+  /** The largest record a snapshot holds: 64 MiB. */
+  public static final int MAX_RECORD_BYTES = 64 << 20;
+
+  static final byte[] MAGIC = {'F', 'S', 'M', 'S'};
+  static final byte[] TRAILER_MAGIC = {'F', 'S', 'M', 'E'};
+  static final byte VERSION = 1;
+  static final int HEADER_BYTES = 4 + 1 + 8 + 8 + 4;
+  static final int TRAILER_BYTES = 4 + 4;
+  private static final int FRAME_HEADER_BYTES = 4 + 4;
+  private static final int BUFFER_BYTES = 1 << 20;
+
+  private SnapshotFile() {}
+
+  /**
+   * Writes the records to {@code file.tmp}, forces it, renames it over {@code file} and forces
+   * the folder: the file is either the old snapshot or the whole new one, never a mix.
+   */
+  public static Info write(Path file, long lastSequence, Iterator<byte[]> records)
+      throws IOException {
+    if (lastSequence < 0) {
+      throw new IllegalArgumentException("a snapshot's last sequence cannot be negative");
+    }
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try {
+      long count;
+      try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+        ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
+        CRC32C body = new CRC32C();
+        CRC32C record = new CRC32C();
+        long position = HEADER_BYTES;
+        count = 0;
+        while (records.hasNext()) {
+          byte[] r = Objects.requireNonNull(records.next(), "snapshot record");
+          if (r.length > MAX_RECORD_BYTES) {
+            throw new IllegalArgumentException("a snapshot record is limited to 64 MiB; record "
+                + (count + 1) + " is " + r.length + " bytes");
+          }
+          record.reset();
+          record.update(r);
+          if (buffer.remaining() < FRAME_HEADER_BYTES) {
+            position = flush(c, buffer, position, body);
+          }
+          buffer.putInt(r.length).putInt((int) record.getValue());
+          if (buffer.remaining() < r.length) {
+            position = flush(c, buffer, position, body);
+          }
+          if (r.length <= buffer.remaining()) {
+            buffer.put(r);
+          } else {
+            body.update(r);
+            ByteBuffer whole = ByteBuffer.wrap(r);
+            Segments.writeFully(c, whole, position);
+            position += r.length;
+          }
+          count++;
+        }
+        position = flush(c, buffer, position, body);
+        buffer.put(TRAILER_MAGIC).putInt((int) body.getValue()).flip();
+        Segments.writeFully(c, buffer, position);
+        Segments.writeFully(c, header(lastSequence, count), 0);
+        c.force(true);
+      }
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Segments.fsyncFolder(file.toAbsolutePath().getParent());
+      return new Info(lastSequence, count);
+    } catch (IOException | RuntimeException | Error e) {
+      Files.deleteIfExists(tmp);
+      throw e;
+    }
+  }
+
+  /**
+   * Verifies the snapshot while passing its records to the consumer in order. When it throws,
+   * the consumer has seen part of the records at most, and what it built must be discarded.
+   *
+   * @throws FsmException naming the file when it is not a sound snapshot
+   */
+  public static Info read(Path file, Consumer<byte[]> consumer) throws IOException {
+    try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = c.size();
+      if (size < HEADER_BYTES + TRAILER_BYTES) {
+        throw bad(file, "is too short to be a snapshot (" + size + " bytes)");
+      }
+      ChannelInput in = new ChannelInput(c, 0, BUFFER_BYTES);
+      in.fill(HEADER_BYTES);
+      ByteBuffer b = in.buffer();
+      byte[] header = new byte[HEADER_BYTES];
+      b.get(header);
+      if (!Arrays.equals(header, 0, 4, MAGIC, 0, 4)) {
+        throw bad(file, "does not start with \"FSMS\": it is not an fsm snapshot");
+      }
+      if (header[4] != VERSION) {
+        throw new FsmException("snapshot " + file + " is in format " + (header[4] & 0xff)
+            + ", but this fsm reads format " + VERSION + ": another fsm version wrote it, or the"
+            + " file is damaged. Open the store with the fsm version that wrote it.");
+      }
+      CRC32C crc = new CRC32C();
+      crc.update(header, 0, HEADER_BYTES - 4);
+      ByteBuffer h = ByteBuffer.wrap(header);
+      if ((int) crc.getValue() != h.getInt(HEADER_BYTES - 4)) {
+        throw bad(file, "has a damaged header (CRC mismatch)");
+      }
+      long lastSequence = h.getLong(5);
+      long expected = h.getLong(13);
+      long end = size - TRAILER_BYTES;
+      CRC32C body = new CRC32C();
+      CRC32C record = new CRC32C();
+      long count = 0;
+      while (in.offset() < end) {
+        long at = in.offset();
+        if (end - at < FRAME_HEADER_BYTES || !in.fill(FRAME_HEADER_BYTES)) {
+          throw bad(file, "is cut short or damaged: record " + (count + 1) + " at byte " + at
+              + " has no room before the trailer");
+        }
+        b = in.buffer();
+        int length = b.getInt(b.position());
+        int stored = b.getInt(b.position() + 4);
+        if (length < 0 || length > MAX_RECORD_BYTES || length > end - at - FRAME_HEADER_BYTES) {
+          throw bad(file, "is cut short or damaged: record " + (count + 1) + " at byte " + at
+              + " has length " + length + ", which runs past the end of the records");
+        }
+        in.fill(FRAME_HEADER_BYTES + length);
+        b = in.buffer();
+        body.update(b.slice(b.position(), FRAME_HEADER_BYTES + length));
+        byte[] payload = new byte[length];
+        b.get(b.position() + FRAME_HEADER_BYTES, payload);
+        record.reset();
+        record.update(payload);
+        if ((int) record.getValue() != stored) {
+          throw bad(file, "has a damaged record " + (count + 1) + " at byte " + at
+              + " (CRC mismatch)");
+        }
+        in.skip(FRAME_HEADER_BYTES + length);
+        count++;
+        consumer.accept(payload);
+      }
+      if (!in.fill(TRAILER_BYTES)) {
+        throw bad(file, "ends inside its trailer");
+      }
+      b = in.buffer();
+      byte[] trailerMagic = new byte[4];
+      b.get(b.position(), trailerMagic);
+      if (!Arrays.equals(trailerMagic, TRAILER_MAGIC)) {
+        throw bad(file, "has a damaged trailer (no \"FSME\" at byte " + end + ")");
+      }
+      if (b.getInt(b.position() + 4) != (int) body.getValue()) {
+        throw bad(file, "has damaged records (the trailer CRC does not match)");
+      }
+      if (count != expected) {
+        throw bad(file, "holds " + count + " records, but its header says " + expected);
+      }
+      return new Info(lastSequence, count);
+    }
+  }
+
+  private static ByteBuffer header(long lastSequence, long count) {
+    ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
+    h.put(MAGIC).put(VERSION).putLong(lastSequence).putLong(count);
+    CRC32C crc = new CRC32C();
+    crc.update(h.array(), 0, HEADER_BYTES - 4);
+    h.putInt((int) crc.getValue()).flip();
+    return h;
+  }
+
+  private static long flush(FileChannel c, ByteBuffer buffer, long position, CRC32C body)
+      throws IOException {
+    buffer.flip();
+    body.update(buffer.duplicate());
+    int n = buffer.remaining();
+    Segments.writeFully(c, buffer, position);
+    buffer.clear();
+    return position + n;
+  }
+
+  private static FsmException bad(Path file, String problem) {
+    return new FsmException("snapshot " + file + " " + problem + ". fsm cannot use it; it is the"
+        + " only copy of the records compacted out of the journal, so restore the store folder"
+        + " from a backup.");
+  }
+}
