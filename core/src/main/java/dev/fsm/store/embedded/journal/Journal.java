@@ -16,8 +16,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An append-only log of records in segment files, the embedded store's source of truth. One
@@ -38,21 +36,7 @@ public final class Journal implements AutoCloseable {
   private final FileLock folderLock;
   private final ConcurrentSkipListMap<Long, Path> segments;
   private final Object segmentsLock = new Object();
-  private final SegmentWriter writer;
-  private final Thread thread;
-
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition work = lock.newCondition();
-  private ArrayList<Pending> queue = new ArrayList<>();
-  private boolean writerWaiting;
-  private boolean closing;
-  private FsmException failure;
-
-  /** Writer thread only. */
-  private long nextSequence;
-  private volatile long durableSequence;
-  private volatile long records;
-  private volatile long batches;
+  private final GroupCommit commit;
 
   private Journal(Path folder, JournalOptions options, FileChannel lockChannel,
       FileLock folderLock, JournalRecovery.Opened opened) throws IOException {
@@ -62,14 +46,10 @@ public final class Journal implements AutoCloseable {
     this.folderLock = folderLock;
     this.recovery = opened.recovery();
     this.segments = new ConcurrentSkipListMap<>(opened.segments());
-    this.durableSequence = opened.lastSequence();
-    this.nextSequence = opened.lastSequence() + 1;
     Map.Entry<Long, Path> last = segments.lastEntry();
-    this.writer = new SegmentWriter(folder, last.getValue(), opened.lastSegmentSize(), options,
-        this::segmentStarted);
-    this.thread = new Thread(this::runWriter, "fsm-journal-writer");
-    thread.setDaemon(true);
-    thread.start();
+    SegmentWriter writer = new SegmentWriter(folder, last.getValue(), opened.lastSegmentSize(),
+        options, this::segmentStarted);
+    this.commit = new GroupCommit(folder, writer, opened.lastSequence());
   }
 
   /**
@@ -104,7 +84,7 @@ public final class Journal implements AutoCloseable {
   public CompletableFuture<Long> append(byte[] record) {
     Objects.requireNonNull(record, "record");
     checkSize(record);
-    return enqueue(new Pending(record, null));
+    return commit.append(record);
   }
 
   /**
@@ -118,12 +98,12 @@ public final class Journal implements AutoCloseable {
     for (byte[] r : records) {
       checkSize(Objects.requireNonNull(r, "record"));
     }
-    return enqueue(new Pending(null, List.copyOf(records)));
+    return commit.appendAll(List.copyOf(records));
   }
 
   /** The sequence of the newest durable record; 0 before the first. */
   public long lastSequence() {
-    return durableSequence;
+    return commit.durableSequence();
   }
 
   /**
@@ -136,7 +116,7 @@ public final class Journal implements AutoCloseable {
     if (fromSequenceInclusive < 1) {
       throw new IllegalArgumentException("journal sequences start at 1");
     }
-    long last = durableSequence;
+    long last = commit.durableSequence();
     if (fromSequenceInclusive > last) {
       return;
     }
@@ -184,7 +164,7 @@ public final class Journal implements AutoCloseable {
 
   /** Counts of what this journal has written since it was opened. */
   public JournalStats stats() {
-    return new JournalStats(records, batches, writer.forces(), writer.bytes());
+    return commit.stats();
   }
 
   /** The journal's folder. */
@@ -197,12 +177,12 @@ public final class Journal implements AutoCloseable {
    * Does nothing when the open segment holds no records.
    */
   public void roll() {
-    if (Thread.currentThread() == thread) {
+    if (commit.isWriterThread()) {
       throw new IllegalStateException("roll() cannot wait for the writer from the writer's own"
           + " thread: call it outside future callbacks");
     }
     try {
-      enqueue(new Pending(null, null)).join();
+      commit.roll().join();
     } catch (CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }
@@ -235,28 +215,11 @@ public final class Journal implements AutoCloseable {
    */
   @Override
   public void close() throws IOException {
-    if (Thread.currentThread() == thread) {
+    if (commit.isWriterThread()) {
       throw new IllegalStateException("close() cannot wait for the writer from the writer's own"
           + " thread: call it outside future callbacks");
     }
-    lock.lock();
-    try {
-      closing = true;
-      work.signal();
-    } finally {
-      lock.unlock();
-    }
-    boolean interrupted = false;
-    while (thread.isAlive()) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    commit.close();
     if (lockChannel.isOpen()) {
       try {
         folderLock.release();
@@ -268,131 +231,13 @@ public final class Journal implements AutoCloseable {
 
   /** Breaks the journal as a failing disk would. For tests. */
   void simulateDiskFailure() throws IOException {
-    writer.breakChannel();
+    commit.simulateDiskFailure();
   }
 
   private void checkSize(byte[] record) {
     if (record.length > options.maxRecordBytes()) {
       throw new IllegalArgumentException("a journal record is limited to "
           + Segments.size(options.maxRecordBytes()) + "; this one is " + record.length + " bytes");
-    }
-  }
-
-  private CompletableFuture<Long> enqueue(Pending p) {
-    lock.lock();
-    try {
-      if (closing) {
-        throw new IllegalStateException("journal in " + folder + " is closed");
-      }
-      if (failure != null) {
-        return CompletableFuture.failedFuture(failure);
-      }
-      queue.add(p);
-      if (writerWaiting) {
-        writerWaiting = false;
-        work.signal();
-      }
-    } finally {
-      lock.unlock();
-    }
-    return p.future;
-  }
-
-  private void runWriter() {
-    ArrayList<Pending> batch = new ArrayList<>();
-    try {
-      while (true) {
-        lock.lock();
-        try {
-          while (queue.isEmpty() && !closing) {
-            writerWaiting = true;
-            work.awaitUninterruptibly();
-          }
-          writerWaiting = false;
-          if (queue.isEmpty()) {
-            break;
-          }
-          ArrayList<Pending> taken = queue;
-          queue = batch;
-          batch = taken;
-        } finally {
-          lock.unlock();
-        }
-        write(batch);
-        batch.clear();
-      }
-    } finally {
-      try {
-        if (broken()) {
-          // Writing again after a failed write or force could put records whose callers were
-          // told they failed on disk after all.
-          writer.breakChannel();
-        } else {
-          writer.close();
-        }
-      } catch (IOException e) {
-        // Nothing waits for this: every batch was already forced or failed.
-      }
-    }
-  }
-
-  private void write(List<Pending> batch) {
-    long sequence = nextSequence;
-    try {
-      for (Pending p : batch) {
-        p.first = sequence;
-        if (p.one != null) {
-          writer.append(sequence++, p.one);
-        } else if (p.many != null) {
-          for (byte[] r : p.many) {
-            writer.append(sequence++, r);
-          }
-        } else {
-          writer.roll(sequence);
-        }
-      }
-      writer.sync();
-    } catch (IOException | RuntimeException | Error e) {
-      breakDown(e, batch);
-      return;
-    }
-    records += sequence - nextSequence;
-    batches++;
-    nextSequence = sequence;
-    durableSequence = sequence - 1;
-    for (Pending p : batch) {
-      p.future.complete(p.first);
-    }
-  }
-
-  private void breakDown(Throwable cause, List<Pending> batch) {
-    FsmException broken = new FsmException("the journal in " + folder + " is broken: writing "
-        + writer.file().getFileName() + " failed (" + cause + "). It takes no more records;"
-        + " records not yet acknowledged may or may not be on disk. Close the store and open it"
-        + " again: opening keeps every record that reached the disk.", cause);
-    ArrayList<Pending> waiting;
-    lock.lock();
-    try {
-      failure = broken;
-      waiting = queue;
-      queue = new ArrayList<>();
-    } finally {
-      lock.unlock();
-    }
-    for (Pending p : batch) {
-      p.future.completeExceptionally(broken);
-    }
-    for (Pending p : waiting) {
-      p.future.completeExceptionally(broken);
-    }
-  }
-
-  private boolean broken() {
-    lock.lock();
-    try {
-      return failure != null;
-    } finally {
-      lock.unlock();
     }
   }
 
@@ -431,18 +276,5 @@ public final class Journal implements AutoCloseable {
           + " stop that process (a store folder has one owner at a time) and try again.");
     }
     return held;
-  }
-
-  /** An append, a batch of appends, or (neither) a roll, with the caller's future. */
-  private static final class Pending {
-    final byte[] one;
-    final List<byte[]> many;
-    final CompletableFuture<Long> future = new CompletableFuture<>();
-    long first;
-
-    Pending(byte[] one, List<byte[]> many) {
-      this.one = one;
-      this.many = many;
-    }
   }
 }
