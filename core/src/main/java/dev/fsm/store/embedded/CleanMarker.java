@@ -1,0 +1,70 @@
+package dev.fsm.store.embedded;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.OptionalLong;
+
+/**
+ * {@code index.clean} in the store folder: written at a clean close, once the index is on disk,
+ * holding the last journal record the index reflects. Opening takes it away before anything is
+ * written, so after a crash from then on there is none and the index is rebuilt.
+ */
+final class CleanMarker {
+
+  static final String FILE = "index.clean";
+
+  private static final String KEY = "journal-record=";
+
+  private CleanMarker() {}
+
+  /**
+   * Reads the marker and deletes it durably.
+   *
+   * @return the journal record it names; empty when there is none or it is unreadable
+   */
+  static OptionalLong take(Path folder) throws IOException {
+    Path file = folder.resolve(FILE);
+    OptionalLong sequence;
+    try {
+      String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+      sequence = text.startsWith(KEY)
+          ? OptionalLong.of(Long.parseLong(text.substring(KEY.length()))) : OptionalLong.empty();
+    } catch (NoSuchFileException e) {
+      return OptionalLong.empty();
+    } catch (NumberFormatException | CharacterCodingException e) {
+      sequence = OptionalLong.empty();
+    }
+    Files.delete(file);
+    fsync(folder);
+    return sequence;
+  }
+
+  /** Writes the marker atomically: a crash leaves either no marker or a whole one. */
+  static void write(Path folder, long sequence) throws IOException {
+    Path temp = folder.resolve(FILE + ".tmp");
+    byte[] text = (KEY + sequence + "\n").getBytes(StandardCharsets.UTF_8);
+    try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      out.write(ByteBuffer.wrap(text));
+      out.force(true);
+    }
+    Files.move(temp, folder.resolve(FILE), StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
+    fsync(folder);
+  }
+
+  /** Forces a file, or a folder's entries, to disk. */
+  static void fsync(Path path) throws IOException {
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      channel.force(true);
+    }
+  }
+}

@@ -1,0 +1,290 @@
+package dev.fsm.store.embedded;
+
+import dev.fsm.FsmException;
+import dev.fsm.store.LeaseLostException;
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.Store;
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskExistsException;
+import dev.fsm.store.TaskNotFoundException;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.store.embedded.StoreGate.Pending;
+import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.task.Change;
+import dev.fsm.task.Lease;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The embedded store (SPEC section 7), kept in a folder: {@code journal/} is the source of truth
+ * and {@code index.db}, a MapDB index rebuilt from the journal whenever it may not match it,
+ * answers queries and claims. A change is checked and computed under one lock, appended to the
+ * journal and applied to the index in that same order; its caller then waits for the group
+ * commit that makes it durable outside the lock, so concurrent changes share one fsync.
+ */
+public final class EmbeddedStore implements Store {
+
+  /** The journal's folder inside the store folder. */
+  static final String JOURNAL = "journal";
+
+  private final Path folder;
+  private final StoreLock owner;
+  private final Journal journal;
+  private final TaskIndex index;
+  private final OpenReport openReport;
+  private final Records records;
+  private final StoreGate gate;
+
+  private EmbeddedStore(Path folder, StoreLock owner, Journal journal,
+      IndexOpening.Opened opened, int maxRecordBytes) {
+    this.folder = folder;
+    this.owner = owner;
+    this.journal = journal;
+    this.index = opened.index();
+    this.openReport = opened.report();
+    this.records = new Records(folder, maxRecordBytes);
+    this.gate = new StoreGate(folder, journal, index);
+  }
+
+  /** Opens the store in {@code folder}, creating it when missing, with default options. */
+  public static EmbeddedStore open(Path folder) {
+    return open(folder, EmbeddedStoreOptions.defaults());
+  }
+
+  /**
+   * Opens the store in {@code folder}, creating it when missing: takes the folder for this
+   * process, opens the journal (cutting a torn tail), and uses or rebuilds the index; {@link
+   * #openReport()} says which.
+   *
+   * @throws StoreInUseException when another process, or this one, has it open
+   */
+  public static EmbeddedStore open(Path folder, EmbeddedStoreOptions options) {
+    StoreLock owner = StoreLock.acquire(folder, options.purpose());
+    Journal journal = null;
+    try {
+      journal = Journal.open(folder.resolve(JOURNAL), options.journal());
+      IndexOpening.Opened opened = IndexOpening.open(folder, journal, options.indexOpenTimeout());
+      return new EmbeddedStore(folder, owner, journal, opened,
+          options.journal().maxRecordBytes());
+    } catch (IOException e) {
+      giveUp(owner, journal);
+      throw new FsmException("cannot open store " + folder + ": " + e
+          + " (check that the folder and its files are readable and writable)", e);
+    } catch (RuntimeException | Error e) {
+      giveUp(owner, journal);
+      throw e;
+    }
+  }
+
+  /** What opening found and did: whether the index was used as is or rebuilt, and why. */
+  public OpenReport openReport() {
+    return openReport;
+  }
+
+  @Override
+  public void create(List<Task> tasks) {
+    durably(() -> {
+      Set<String> ids = new HashSet<>();
+      for (Task t : tasks) {
+        if (index.contains(t.id()) || !ids.add(t.id())) {
+          throw new TaskExistsException(t.id());
+        }
+      }
+      return tasks.isEmpty() ? Pending.unchanged(null)
+          : gate.commit(null, records.created(tasks));
+    });
+  }
+
+  @Override
+  public List<Task> claim(String owner, int max, Instant now, Duration lease) {
+    return durably(() -> {
+      Lease granted = new Lease(owner, now.plus(lease));
+      List<Task> held = new ArrayList<>();
+      for (Task t : index.claimable(max, now)) {
+        held.add(TaskIndex.withLease(t, granted));
+      }
+      return held.isEmpty() ? Pending.unchanged(held) : gate.commit(held, records.leased(held));
+    });
+  }
+
+  @Override
+  public Set<String> renew(String owner, Collection<String> ids, Instant until) {
+    return durably(() -> {
+      Set<String> lost = new HashSet<>();
+      Map<String, Task> renewed = new LinkedHashMap<>();
+      for (String id : ids) {
+        Task t = renewed.containsKey(id) ? renewed.get(id) : index.get(id);
+        // No "now" here: a lease that ran out but was not claimed by anyone else is still the
+        // owner's to extend, since no other runner can have started the task.
+        if (t == null || t.lease() == null || !t.lease().owner().equals(owner)) {
+          lost.add(id);
+          continue;
+        }
+        renewed.put(id, TaskIndex.withLease(t, new Lease(owner, until)));
+      }
+      return renewed.isEmpty() ? Pending.unchanged(lost)
+          : gate.commit(lost, records.leased(new ArrayList<>(renewed.values())));
+    });
+  }
+
+  @Override
+  public void record(String owner, Change change) {
+    durably(() -> {
+      String id = change.next().id();
+      Task current = index.get(id);
+      if (current == null) {
+        throw new TaskNotFoundException(id);
+      }
+      boolean held = current.leaseAt(change.entry().time())
+          .map(l -> l.owner().equals(owner)).orElse(false);
+      if (!held) {
+        throw new LeaseLostException(id, owner);
+      }
+      return gate.commit(null, records.changed(change));
+    });
+  }
+
+  @Override
+  public Task update(String id, Function<Task, Change> change) {
+    return durably(() -> {
+      Task current = index.get(id);
+      if (current == null) {
+        throw new TaskNotFoundException(id);
+      }
+      Change c = change.apply(current);
+      if (!c.next().id().equals(id)) {
+        throw new IllegalArgumentException("a change to task `" + id + "` names task `"
+            + c.next().id() + "`");
+      }
+      return gate.commit(c.next(), records.changed(c));
+    });
+  }
+
+  @Override
+  public Optional<Task> get(String id) {
+    return gate.locked(() -> Optional.ofNullable(index.get(id)));
+  }
+
+  @Override
+  public List<Transition> history(String id) {
+    return gate.locked(() -> {
+      if (!index.contains(id)) {
+        throw new TaskNotFoundException(id);
+      }
+      return index.history(id);
+    });
+  }
+
+  @Override
+  public List<Task> list(TaskQuery query) {
+    return gate.locked(() -> index.list(query));
+  }
+
+  @Override
+  public List<String> idsStartingWith(String prefix, int limit) {
+    return gate.locked(() -> index.idsStartingWith(prefix, limit));
+  }
+
+  @Override
+  public List<TaskCount> counts() {
+    return gate.locked(index::counts);
+  }
+
+  @Override
+  public MachineVersion register(String machine, String definition, Instant now) {
+    return durably(() -> {
+      String version = MachineVersion.idOf(definition);
+      List<MachineVersion> known = index.versions(machine);
+      for (MachineVersion v : known) {
+        if (v.version().equals(version)) {
+          return gate.afterLastChange(v);
+        }
+      }
+      MachineVersion added =
+          new MachineVersion(machine, version, known.size() + 1, now, definition);
+      return gate.commit(added, records.registered(added));
+    });
+  }
+
+  @Override
+  public List<MachineVersion> versions(String machine) {
+    return gate.locked(() -> index.versions(machine));
+  }
+
+  /**
+   * Makes everything acknowledged durable, closes the journal and the index, marks the index
+   * clean (unless a failure left it ahead of the journal) and releases the folder.
+   */
+  @Override
+  public void close() {
+    if (!gate.close()) {
+      return;
+    }
+    Exception failure = null;
+    try {
+      journal.close();
+    } catch (IOException | RuntimeException e) {
+      failure = e;
+    }
+    boolean clean = failure == null && gate.sound();
+    long sequence = journal.lastSequence();
+    try {
+      try {
+        if (clean) {
+          index.markClosedAt(sequence);
+        }
+      } finally {
+        index.close();
+      }
+      if (clean) {
+        CleanMarker.fsync(folder.resolve(IndexOpening.FILE));
+        CleanMarker.write(folder, sequence);
+      }
+    } catch (IOException | RuntimeException e) {
+      failure = failure == null ? e : failure;
+    } finally {
+      owner.close();
+    }
+    if (failure != null) {
+      throw new FsmException("store " + folder + " did not close cleanly (" + failure + ");"
+          + " its next open rebuilds the index from the journal, which holds every acknowledged"
+          + " change", failure);
+    }
+  }
+
+  /** The journal, for tests that break it. */
+  Journal journal() {
+    return journal;
+  }
+
+  /** Makes a change under the gate's lock and waits for it to reach the disk outside it. */
+  private <T> T durably(Supplier<Pending<T>> body) {
+    return gate.await(gate.locked(body));
+  }
+
+  private static void giveUp(StoreLock owner, Journal journal) {
+    try {
+      if (journal != null) {
+        journal.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      // The open failed already; that is the error to report.
+    } finally {
+      owner.close();
+    }
+  }
+}

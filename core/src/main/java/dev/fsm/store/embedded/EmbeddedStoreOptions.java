@@ -1,0 +1,46 @@
+package dev.fsm.store.embedded;
+
+import dev.fsm.store.embedded.journal.JournalOptions;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How an embedded store is opened.
+ *
+ * @param purpose what the owner is doing, e.g. {@code fsm run}, shown to others who find the
+ *     store in use
+ * @param indexOpenTimeout how long opening the index left at a clean close may take before it is
+ *     taken as damaged and rebuilt (a damaged MapDB file can loop forever rather than fail)
+ * @param journal how the journal is written and opened
+ */
+public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
+    JournalOptions journal) {
+
+  public EmbeddedStoreOptions {
+    Objects.requireNonNull(purpose, "purpose");
+    Objects.requireNonNull(journal, "journal");
+    if (indexOpenTimeout.isNegative() || indexOpenTimeout.isZero()) {
+      throw new IllegalArgumentException("indexOpenTimeout must be positive");
+    }
+  }
+
+  /** Purpose {@code fsm}, 5 seconds to open the index, the journal's defaults. */
+  public static EmbeddedStoreOptions defaults() {
+    return new EmbeddedStoreOptions("fsm", Duration.ofSeconds(5), JournalOptions.defaults());
+  }
+
+  /** These options with another purpose. */
+  public EmbeddedStoreOptions purpose(String purpose) {
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal);
+  }
+
+  /** These options with another time bound for opening the index. */
+  public EmbeddedStoreOptions indexOpenTimeout(Duration timeout) {
+    return new EmbeddedStoreOptions(purpose, timeout, journal);
+  }
+
+  /** These options with other journal options. */
+  public EmbeddedStoreOptions journal(JournalOptions options) {
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, options);
+  }
+}

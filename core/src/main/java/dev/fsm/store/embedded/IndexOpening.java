@@ -1,0 +1,159 @@
+package dev.fsm.store.embedded;
+
+import dev.fsm.FsmException;
+import dev.fsm.store.embedded.journal.Journal;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.mapdb.DB;
+
+/**
+ * Opens an embedded store's index: the one left at a clean close when its marker names the
+ * journal's last record and it opens and passes a cheap check in time, otherwise a new one
+ * rebuilt by replaying the whole journal. Either way every lease is then dropped: a store opened
+ * by a new owner hands the tasks the last one held back at once (SPEC section 4).
+ */
+final class IndexOpening {
+
+  /** The index file's name in the store folder. */
+  static final String FILE = "index.db";
+
+  /** The index ready for use, and what was done to get it. */
+  record Opened(TaskIndex index, OpenReport report) {}
+
+  /** Why the index left in the folder cannot be used. */
+  private static final class Unusable extends Exception {
+
+    Unusable(String why) {
+      super(why);
+    }
+  }
+
+  private IndexOpening() {}
+
+  static Opened open(Path folder, Journal journal, Duration timeout) throws IOException {
+    long started = System.nanoTime();
+    Path file = folder.resolve(FILE);
+    long last = journal.lastSequence();
+    OptionalLong closedAt = CleanMarker.take(folder);
+    boolean fresh = closedAt.isEmpty() && last == 0 && !Files.exists(file);
+    TaskIndex index = null;
+    String why;
+    if (fresh) {
+      why = "created for a new store";
+    } else if (closedAt.isEmpty()) {
+      why = "the store was not closed cleanly";
+    } else if (closedAt.getAsLong() != last) {
+      why = CleanMarker.FILE + " names journal record " + closedAt.getAsLong()
+          + " but the journal ends at record " + last;
+    } else if (!Files.exists(file)) {
+      why = FILE + " is missing";
+    } else {
+      try {
+        index = openBounded(folder, file, last, timeout);
+        why = "used as left at a clean close at journal record " + last;
+      } catch (Unusable e) {
+        why = e.getMessage();
+      }
+    }
+    boolean rebuilt = index == null && !fresh;
+    long replayed = 0;
+    if (index == null) {
+      Files.deleteIfExists(file);
+      index = TaskIndex.create(file);
+    }
+    try {
+      if (rebuilt) {
+        replayed = replay(folder, journal, index);
+      }
+      index.markInUse();
+      int dropped = index.dropLeases();
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      Optional<String> cut = journal.recovery().clean()
+          ? Optional.empty() : Optional.of(journal.recovery().summary());
+      return new Opened(index, new OpenReport(rebuilt, why, replayed, dropped, millis, cut));
+    } catch (IOException | RuntimeException | Error e) {
+      index.close();
+      throw e;
+    }
+  }
+
+  private static long replay(Path folder, Journal journal, TaskIndex index) throws IOException {
+    long[] count = {0};
+    journal.replay(1, (sequence, record) -> {
+      StoreEvent event;
+      try {
+        event = StoreEventCodec.decode(record);
+      } catch (IllegalArgumentException e) {
+        throw new FsmException("store " + folder + ": journal record " + sequence
+            + " cannot be read (" + e.getMessage() + "). Open the store with the fsm version"
+            + " that wrote it; if that was this one, copy the folder somewhere safe and report"
+            + " the problem.", e);
+      }
+      index.apply(event);
+      count[0]++;
+    });
+    return count[0];
+  }
+
+  private static TaskIndex openBounded(Path folder, Path file, long sequence, Duration timeout)
+      throws Unusable {
+    AtomicReference<DB> db = new AtomicReference<>();
+    try {
+      TimeBound.call("fsm-index-check", timeout, () -> {
+        DB opened = TaskIndex.openFileToCheck(file);
+        db.set(opened);
+        try {
+          TaskIndex.open(opened).check(sequence);
+        } finally {
+          closeQuietly(opened);
+        }
+        return true;
+      }, passed -> { });
+    } catch (TimeBound.Exceeded e) {
+      closeAbandoned(db);
+      throw new Unusable(FILE + " did not open within " + timeout.toMillis() + " ms");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw new Unusable(FILE + " is damaged (" + cause.getClass().getSimpleName()
+          + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closeAbandoned(db);
+      throw new FsmException("opening store " + folder + " was interrupted; open it again");
+    }
+    // Checked, and closed again: now opened the fast way for use.
+    DB checked = TaskIndex.openFile(file);
+    try {
+      return TaskIndex.open(checked);
+    } catch (RuntimeException | Error e) {
+      closeQuietly(checked);
+      throw new Unusable(FILE + " could not be opened after its check (" + e + ")");
+    }
+  }
+
+  // Closing may block on whatever the stuck check holds, so it gets a thread of its own. The
+  // interrupt has closed the check's channel already; this also covers a check stuck elsewhere.
+  private static void closeAbandoned(AtomicReference<DB> db) {
+    Thread closer = new Thread(() -> closeQuietly(db.get()), "fsm-index-close");
+    closer.setDaemon(true);
+    closer.start();
+  }
+
+  private static void closeQuietly(DB db) {
+    if (db == null) {
+      return;
+    }
+    try {
+      db.close();
+    } catch (RuntimeException e) {
+      // A damaged index is being given up; there is nothing to keep.
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package dev.fsm.store.embedded;
+
+import dev.fsm.FsmException;
+import dev.fsm.store.MachineVersion;
+import dev.fsm.task.Change;
+import dev.fsm.task.Task;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns changes into journal records. A change must fit one record, so that a crash keeps all of
+ * it or none; only leases, which a reopened store drops anyway, are split across records.
+ */
+final class Records {
+
+  /** Events and their encoded records, one for one. */
+  record Encoded(List<StoreEvent> events, List<byte[]> records) {}
+
+  private final Path folder;
+  private final int limit;
+
+  Records(Path folder, int limit) {
+    this.folder = folder;
+    this.limit = limit;
+  }
+
+  Encoded created(List<Task> tasks) {
+    StoreEvent event = new StoreEvent.Created(tasks);
+    byte[] record = StoreEventCodec.encode(event);
+    if (record.length > limit) {
+      throw tooLarge("cannot create these " + tasks.size() + " tasks at once", record.length,
+          tasks.size() == 1 ? "keep its context under 1 MiB" : "create them in smaller batches");
+    }
+    return new Encoded(List.of(event), List.of(record));
+  }
+
+  Encoded changed(Change change) {
+    StoreEvent event = new StoreEvent.Changed(change.next(), change.entry());
+    byte[] record = StoreEventCodec.encode(event);
+    if (record.length > limit) {
+      throw tooLarge("cannot record this change of task `" + change.next().id() + "`",
+          record.length, "keep the task's context under 1 MiB");
+    }
+    return new Encoded(List.of(event), List.of(record));
+  }
+
+  Encoded registered(MachineVersion version) {
+    StoreEvent event = new StoreEvent.Registered(version);
+    byte[] record = StoreEventCodec.encode(event);
+    if (record.length > limit) {
+      throw tooLarge("cannot register this definition of machine " + version.machine(),
+          record.length, "machine files are limited to 1 MiB");
+    }
+    return new Encoded(List.of(event), List.of(record));
+  }
+
+  Encoded leased(List<Task> tasks) {
+    Encoded all = new Encoded(new ArrayList<>(), new ArrayList<>());
+    split(tasks, all);
+    return all;
+  }
+
+  private void split(List<Task> tasks, Encoded into) {
+    StoreEvent event = new StoreEvent.Leased(tasks);
+    byte[] record = StoreEventCodec.encode(event);
+    if (record.length <= limit) {
+      into.events().add(event);
+      into.records().add(record);
+    } else if (tasks.size() == 1) {
+      throw tooLarge("cannot lease task `" + tasks.get(0).id() + "`", record.length,
+          "keep the task's context under 1 MiB");
+    } else {
+      int half = tasks.size() / 2;
+      split(tasks.subList(0, half), into);
+      split(tasks.subList(half, tasks.size()), into);
+    }
+  }
+
+  private FsmException tooLarge(String what, int bytes, String advice) {
+    return new FsmException(what + " in store " + folder + ": that change takes " + bytes
+        + " bytes, over the journal's limit of " + limit + " bytes for one change; " + advice
+        + ".");
+  }
+}

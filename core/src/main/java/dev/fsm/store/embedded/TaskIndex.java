@@ -1,0 +1,305 @@
+package dev.fsm.store.embedded;
+
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Lease;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableSet;
+import org.mapdb.BTreeMap;
+import org.mapdb.DB;
+import org.mapdb.DBException;
+import org.mapdb.DBMaker;
+import org.mapdb.Serializer;
+import org.mapdb.serializer.GroupSerializer;
+import org.mapdb.serializer.SerializerArrayTuple;
+
+/**
+ * The embedded store's index in MapDB (no transactions, explicit serializers, values in fsm's own
+ * encoding): current tasks, the due and lease queues, tasks by group, counts, history and machine
+ * versions. Everything in it can be rebuilt by applying the journal's events in order, and the
+ * live store changes tasks only through {@link #apply}, so a rebuild ends where the live index
+ * did: the two other changes, expired leases moving between queues and every lease dropped at
+ * open, come out the same once a rebuild has dropped its leases too. Not thread-safe: the store's
+ * lock guards it.
+ */
+final class TaskIndex implements AutoCloseable {
+
+  /** Bumped when the index's layout changes; an index of another format is rebuilt. */
+  static final long FORMAT = 1;
+
+  private static final String FORMAT_KEY = "format";
+  private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
+
+  private final DB db;
+  private final BTreeMap<String, byte[]> tasks;
+  private final TaskQueues queues;
+  private final TaskGroups groups;
+  private final BTreeMap<Object[], byte[]> history;
+  private final BTreeMap<Object[], byte[]> versions;
+  private final BTreeMap<String, Long> meta;
+
+  private TaskIndex(DB db, boolean create) {
+    this.db = db;
+    this.tasks = map(db.treeMap("tasks", Serializer.STRING, Serializer.BYTE_ARRAY)
+        .counterEnable().valuesOutsideNodesEnable(), create);
+    SerializerArrayTuple slot =
+        new SerializerArrayTuple(Serializer.LONG, Serializer.INTEGER, Serializer.STRING);
+    this.queues = new TaskQueues(set(db, "due", slot, create), set(db, "leases", slot, create),
+        set(db, "otherLeases", Serializer.STRING, create));
+    this.groups = new TaskGroups(
+        set(db, "groups", new SerializerArrayTuple(Serializer.STRING, Serializer.STRING,
+            Serializer.STRING, Serializer.STRING), create),
+        map(db.treeMap("counts", new SerializerArrayTuple(Serializer.STRING, Serializer.STRING,
+            Serializer.STRING), Serializer.LONG), create));
+    this.history = map(db.treeMap("history",
+        new SerializerArrayTuple(Serializer.STRING, Serializer.LONG), Serializer.BYTE_ARRAY),
+        create);
+    this.versions = map(db.treeMap("versions",
+        new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
+        create);
+    this.meta = map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create);
+    if (create) {
+      meta.put(FORMAT_KEY, FORMAT);
+    }
+  }
+
+  /**
+   * Opens the index file for use: memory-mapped (reads through a RandomAccessFile cost a system
+   * call per byte), no transactions, and no MapDB locking under the store's own lock.
+   */
+  static DB openFile(Path file) {
+    return DBMaker.fileDB(file.toFile()).fileMmapEnableIfSupported().concurrencyDisable().make();
+  }
+
+  /**
+   * Opens the index file to check it, through a FileChannel: when a damaged file makes the
+   * checking thread loop, interrupting it closes the channel and its next read fails, which no
+   * memory-mapped read would.
+   */
+  static DB openFileToCheck(Path file) {
+    return DBMaker.fileDB(file.toFile()).fileChannelEnable().concurrencyDisable().make();
+  }
+
+  /** A new, empty index in a file that does not exist yet. */
+  static TaskIndex create(Path file) {
+    DB db = openFile(file);
+    try {
+      return new TaskIndex(db, true);
+    } catch (RuntimeException | Error e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /** The index in an opened file; fails when a collection is missing. */
+  static TaskIndex open(DB db) {
+    return new TaskIndex(db, false);
+  }
+
+  /**
+   * A cheap check that an index left at a clean close is whole and is the one for a journal that
+   * ends at {@code journalSequence}: it touches the first and last entries of every collection.
+   *
+   * @throws DBException when it is not
+   */
+  void check(long journalSequence) {
+    if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
+      throw new DBException.DataCorruption("it is in index format " + meta.get(FORMAT_KEY)
+          + ", not " + FORMAT);
+    }
+    Long closedAt = meta.get(CLOSED_AT_KEY);
+    if (closedAt == null || closedAt != journalSequence) {
+      throw new DBException.DataCorruption("it was closed at journal record " + closedAt
+          + ", not " + journalSequence);
+    }
+    long size = tasks.sizeLong();
+    long counted = groups.total();
+    if (size != counted) {
+      throw new DBException.DataCorruption("it holds " + size + " tasks but counts " + counted);
+    }
+    if (size > 0) {
+      decode(tasks.firstEntry().getValue());
+      decode(tasks.lastEntry().getValue());
+    }
+    queues.check();
+    groups.check();
+    if (!history.isEmpty()) {
+      TransitionCodec.decode(history.lastEntry().getValue());
+    }
+  }
+
+  /** Applies one journal event, live or during a rebuild. */
+  void apply(StoreEvent event) {
+    if (event instanceof StoreEvent.Created c) {
+      for (Task t : c.tasks()) {
+        replace(null, t);
+      }
+    } else if (event instanceof StoreEvent.Changed c) {
+      replace(get(c.task().id()), c.task());
+      addHistory(c.task().id(), c.entry());
+    } else if (event instanceof StoreEvent.Leased l) {
+      for (Task t : l.tasks()) {
+        replace(get(t.id()), t);
+      }
+    } else if (event instanceof StoreEvent.Registered r) {
+      MachineVersion v = r.version();
+      versions.put(new Object[] {v.machine(), v.number()}, StoreEventCodec.encode(r));
+    }
+  }
+
+  Task get(String id) {
+    byte[] bytes = tasks.get(id);
+    return bytes == null ? null : decode(bytes);
+  }
+
+  boolean contains(String id) {
+    return tasks.containsKey(id);
+  }
+
+  /**
+   * Up to {@code max} tasks claimable at {@code now}, oldest due first. Leases that ended by
+   * {@code now} first go back to the due queue, where they keep their place by due time.
+   */
+  List<Task> claimable(int max, Instant now) {
+    queues.expire(now, this::get);
+    List<Task> found = new ArrayList<>();
+    if (max <= 0) {
+      return found;
+    }
+    for (String id : queues.dueBy(now)) {
+      Task t = get(id);
+      // Only a caller whose clock went back behind a lease an earlier claim saw expire skips one.
+      if (t.claimableAt(now)) {
+        found.add(t);
+        if (found.size() == max) {
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Drops every lease, so that a new owner can claim at once what the last one held. */
+  int dropLeases() {
+    List<String> held = queues.leased();
+    for (String id : held) {
+      Task t = get(id);
+      replace(t, withLease(t, null));
+    }
+    return held.size();
+  }
+
+  /** A page of tasks matching the query, in id order. */
+  List<Task> list(TaskQuery query) {
+    List<Task> page = new ArrayList<>();
+    if (query.machine().isPresent() || query.state().isPresent() || query.status().isPresent()) {
+      for (String id : groups.ids(query)) {
+        page.add(get(id));
+      }
+      return page;
+    }
+    Iterable<byte[]> after = query.afterId().isPresent()
+        ? tasks.tailMap(query.afterId().get(), false).values() : tasks.values();
+    for (byte[] bytes : after) {
+      page.add(decode(bytes));
+      if (page.size() == query.limit()) {
+        break;
+      }
+    }
+    return page;
+  }
+
+  /** Up to {@code limit} task ids starting with {@code prefix}, in order. */
+  List<String> idsStartingWith(String prefix, int limit) {
+    List<String> ids = new ArrayList<>();
+    for (String id : tasks.tailMap(prefix, true).keySet()) {
+      if (ids.size() >= limit || !id.startsWith(prefix)) {
+        break;
+      }
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  /** Task counts per machine, state and status, in that order. */
+  List<TaskCount> counts() {
+    return groups.counts();
+  }
+
+  List<Transition> history(String id) {
+    List<Transition> entries = new ArrayList<>();
+    for (byte[] bytes : history.prefixSubMap(new Object[] {id}).values()) {
+      entries.add(TransitionCodec.decode(bytes));
+    }
+    return entries;
+  }
+
+  /** A machine's versions, oldest first. */
+  List<MachineVersion> versions(String machine) {
+    List<MachineVersion> found = new ArrayList<>();
+    for (byte[] bytes : versions.prefixSubMap(new Object[] {machine}).values()) {
+      found.add(((StoreEvent.Registered) StoreEventCodec.decode(bytes)).version());
+    }
+    return found;
+  }
+
+  /** Notes the journal record this index reflects; done just before a clean close. */
+  void markClosedAt(long journalSequence) {
+    meta.put(CLOSED_AT_KEY, journalSequence);
+  }
+
+  /** Forgets the clean close: from now on this index may run ahead of the journal. */
+  void markInUse() {
+    meta.remove(CLOSED_AT_KEY);
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+
+  static Task decode(byte[] bytes) {
+    try {
+      return StoreEventCodec.decodeTask(bytes);
+    } catch (IllegalArgumentException e) {
+      throw new DBException.DataCorruption("a task record in the index is damaged: "
+          + e.getMessage());
+    }
+  }
+
+  static Task withLease(Task t, Lease lease) {
+    return new Task(t.id(), t.machine(), t.version(), t.state(), t.status(), t.context(),
+        t.attempt(), t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(), lease);
+  }
+
+  private void replace(Task previous, Task next) {
+    tasks.put(next.id(), StoreEventCodec.encodeTask(next));
+    if (previous != null) {
+      queues.remove(previous);
+    }
+    queues.add(next);
+    groups.move(previous, next);
+  }
+
+  private void addHistory(String id, Transition entry) {
+    Object[] last = history.floorKey(new Object[] {id, Long.MAX_VALUE});
+    long next = last != null && id.equals(last[0]) ? (Long) last[1] + 1 : 0;
+    history.put(new Object[] {id, next}, TransitionCodec.encode(entry));
+  }
+
+  private static <K, V> BTreeMap<K, V> map(DB.TreeMapMaker<K, V> maker, boolean create) {
+    return create ? maker.create() : maker.open();
+  }
+
+  private static <E> NavigableSet<E> set(DB db, String name, GroupSerializer<E> serializer,
+      boolean create) {
+    DB.TreeSetMaker<E> maker = db.treeSet(name, serializer);
+    return create ? maker.create() : maker.open();
+  }
+}

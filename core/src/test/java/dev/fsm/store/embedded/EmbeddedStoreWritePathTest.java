@@ -1,0 +1,136 @@
+package dev.fsm.store.embedded;
+
+import static dev.fsm.store.embedded.Workload.LEASE;
+import static dev.fsm.store.embedded.Workload.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fsm.FsmException;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.store.embedded.journal.JournalOptions;
+import dev.fsm.store.embedded.journal.JournalStats;
+import dev.fsm.task.Change;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Concurrent changes share fsyncs; a change is one journal record or refused; leases split. */
+class EmbeddedStoreWritePathTest {
+
+  private static final EmbeddedStoreOptions SMALL_RECORDS = EmbeddedStoreOptions.defaults()
+      .journal(JournalOptions.defaults().maxRecordBytes(8 * 1024));
+
+  @TempDir Path dir;
+
+  @Test
+  void concurrentChangesShareFsyncs() throws Exception {
+    try (EmbeddedStore store = EmbeddedStore.open(dir)) {
+      List<Task> tasks = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        tasks.add(Workload.task("t" + i));
+      }
+      store.create(tasks);
+      JournalStats before = store.journal().stats();
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      try {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        for (Task t : tasks) {
+          done.add(pool.submit(() -> {
+            start.await();
+            for (int n = 0; n < 50; n++) {
+              store.update(t.id(), current -> counted(current));
+            }
+            return null;
+          }));
+        }
+        start.countDown();
+        for (Future<?> f : done) {
+          f.get(60, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      JournalStats after = store.journal().stats();
+      assertThat(after.records() - before.records()).isEqualTo(400);
+      assertThat(after.batches() - before.batches()).as("group commits").isLessThan(400);
+      assertThat(store.get("t3").orElseThrow().attempt()).isEqualTo(50);
+    }
+  }
+
+  @Test
+  void aChangeTooLargeForOneRecordIsRefusedAndChangesNothing() {
+    try (EmbeddedStore store = EmbeddedStore.open(dir, SMALL_RECORDS)) {
+      List<Task> many = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        many.add(withContext(Workload.task(String.format("m-%03d", i)), 200));
+      }
+      assertThatThrownBy(() -> store.create(many)).isInstanceOf(FsmException.class)
+          .hasMessageStartingWith("cannot create these 100 tasks at once in store " + dir
+              + ": that change takes ")
+          .hasMessageEndingWith(" bytes, over the journal's limit of 8192 bytes for one change;"
+              + " create them in smaller batches.");
+      assertThat(store.list(TaskQuery.all(10))).isEmpty();
+      assertThat(store.counts()).isEmpty();
+
+      store.create(List.of(Workload.task("a")));
+      assertThatThrownBy(() -> store.update("a", t -> new Change(withContext(t, 9000),
+          new Transition(T0, "ship", "ok", "ship", 0, 0, "ann", ""))))
+          .isInstanceOf(FsmException.class)
+          .hasMessageStartingWith("cannot record this change of task `a` in store ")
+          .hasMessageEndingWith("; keep the task's context under 1 MiB.");
+      assertThat(store.get("a")).contains(Workload.task("a"));
+      assertThat(store.history("a")).isEmpty();
+    }
+  }
+
+  @Test
+  void aClaimTooLargeForOneRecordIsSplitAcrossRecords() throws Exception {
+    List<Task> big = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      big.add(withContext(Workload.task(String.format("b-%02d", i)), 1000));
+    }
+    List<Task> claimed;
+    try (EmbeddedStore store = EmbeddedStore.open(dir, SMALL_RECORDS)) {
+      for (int i = 0; i < 40; i += 5) {
+        store.create(big.subList(i, i + 5));
+      }
+      long before = store.journal().lastSequence();
+      claimed = store.claim("r1", 40, T0, LEASE);
+      assertThat(claimed).hasSize(40);
+      assertThat(store.journal().lastSequence() - before).as("records").isGreaterThan(4);
+      assertThat(store.list(TaskQuery.all(100))).isEqualTo(claimed);
+    }
+    Files.delete(dir.resolve(CleanMarker.FILE));
+    try (EmbeddedStore store = EmbeddedStore.open(dir, SMALL_RECORDS)) {
+      assertThat(store.openReport().rebuilt()).isTrue();
+      assertThat(store.openReport().leasesDropped()).isEqualTo(40);
+      assertThat(store.list(TaskQuery.all(100))).isEqualTo(big);
+    }
+  }
+
+  private static Change counted(Task t) {
+    Task next = new Task(t.id(), t.machine(), t.version(), t.state(), t.status(), t.context(),
+        t.attempt() + 1, t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(),
+        t.lease());
+    return new Change(next, new Transition(T0, t.state(), "checkpoint", t.state(), 0,
+        t.attempt(), "op", ""));
+  }
+
+  private static Task withContext(Task t, int bytes) {
+    return new Task(t.id(), t.machine(), t.version(), t.state(), TaskStatus.RUNNABLE,
+        "{\"pad\":\"" + "x".repeat(bytes) + "\"}", t.attempt(), t.errors(), t.created(),
+        t.stateEntered(), t.lastAttempt(), t.due(), t.lease());
+  }
+}
