@@ -48,6 +48,11 @@ public record Task(
     return lease != null && lease.heldAt(now) ? Optional.of(lease) : Optional.empty();
   }
 
+  /** True when {@code owner} holds the task's lease at {@code now}. */
+  public boolean leasedTo(String owner, Instant now) {
+    return leaseAt(now).map(l -> l.owner().equals(owner)).orElse(false);
+  }
+
   /**
    * True when a runner may claim it at {@code now}: due and not leased. Runnable tasks run their
    * action, sleeping ones wake, and tasks in fault are claimed so their error policy is applied.

@@ -149,9 +149,7 @@ public final class EmbeddedStore implements Store {
       if (current == null) {
         throw new TaskNotFoundException(id);
       }
-      boolean held = current.leaseAt(change.entry().time())
-          .map(l -> l.owner().equals(owner)).orElse(false);
-      if (!held) {
+      if (!current.leasedTo(owner, change.entry().time())) {
         throw new LeaseLostException(id, owner);
       }
       return gate.commit(null, records.changed(change));

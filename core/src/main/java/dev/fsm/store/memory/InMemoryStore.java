@@ -134,9 +134,7 @@ public final class InMemoryStore implements Store {
       if (current == null) {
         throw new TaskNotFoundException(id);
       }
-      boolean held = current.leaseAt(change.entry().time())
-          .map(l -> l.owner().equals(owner)).orElse(false);
-      if (!held) {
+      if (!current.leasedTo(owner, change.entry().time())) {
         throw new LeaseLostException(id, owner);
       }
       apply(change);
