@@ -48,6 +48,14 @@ public record Task(
     return lease != null && lease.heldAt(now) ? Optional.of(lease) : Optional.empty();
   }
 
+  /**
+   * True when {@code owner} took the task's lease, whether or not it has run out: an expired
+   * lease nobody else has claimed is still its owner's to renew.
+   */
+  public boolean leaseTakenBy(String owner) {
+    return lease != null && lease.owner().equals(owner);
+  }
+
   /** True when {@code owner} holds the task's lease at {@code now}. */
   public boolean leasedTo(String owner, Instant now) {
     return leaseAt(now).map(l -> l.owner().equals(owner)).orElse(false);

@@ -115,7 +115,7 @@ public final class InMemoryStore implements Store {
         Task t = tasks.get(id);
         // No "now" here: a lease that ran out but was not claimed by anyone else is still the
         // owner's to extend, since no other runner can have started the task.
-        if (t == null || t.lease() == null || !t.lease().owner().equals(owner)) {
+        if (t == null || !t.leaseTakenBy(owner)) {
           lost.add(id);
           continue;
         }
