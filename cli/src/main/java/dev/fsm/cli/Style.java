@@ -19,11 +19,6 @@ public final class Style {
     return new Style(allowed && System.console() != null);
   }
 
-  /** No colour at all. */
-  public static Style plain() {
-    return new Style(false);
-  }
-
   /** Bold text. */
   public String bold(String text) {
     return paint("\u001b[1m", text);

@@ -56,8 +56,9 @@ public final class Validate implements Callable<Integer> {
    */
   public static int execute(List<Path> paths, GlobalOptions global, PrintWriter out,
       PrintWriter err) {
-    List<Path> targets = paths == null || paths.isEmpty() ? List.of(global.machines()) : paths;
-    if ((paths == null || paths.isEmpty()) && !Files.isDirectory(global.machines())) {
+    boolean defaultFolder = paths == null || paths.isEmpty();
+    List<Path> targets = defaultFolder ? List.of(global.machines()) : paths;
+    if (defaultFolder && !Files.isDirectory(global.machines())) {
       throw new FsmException("no machines folder " + global.machines() + " here; name machine"
           + " files or folders (fsm validate order.yaml), or choose the folder with --machines DIR"
           + " or $FSM_MACHINES");

@@ -163,11 +163,7 @@ public final class EmbeddedStore implements Store {
       if (current == null) {
         throw new TaskNotFoundException(id);
       }
-      Change c = change.apply(current);
-      if (!c.next().id().equals(id)) {
-        throw new IllegalArgumentException("a change to task `" + id + "` names task `"
-            + c.next().id() + "`");
-      }
+      Change c = change.apply(current).forTask(id);
       return gate.commit(c.next(), records.changed(c));
     });
   }

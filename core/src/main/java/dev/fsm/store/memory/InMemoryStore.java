@@ -149,11 +149,7 @@ public final class InMemoryStore implements Store {
       if (current == null) {
         throw new TaskNotFoundException(id);
       }
-      Change c = change.apply(current);
-      if (!c.next().id().equals(id)) {
-        throw new IllegalArgumentException("a change to task `" + id + "` names task `"
-            + c.next().id() + "`");
-      }
+      Change c = change.apply(current).forTask(id);
       apply(c);
       return c.next();
     }
