@@ -77,7 +77,7 @@ public final class EmbeddedStore implements Store {
     Journal journal = null;
     try {
       journal = Journal.open(folder.resolve(JOURNAL), options.journal());
-      IndexOpening.Opened opened = IndexOpening.open(folder, journal, options.indexOpenTimeout());
+      IndexOpening.Opened opened = IndexOpening.open(folder, journal, options);
       return new EmbeddedStore(folder, owner, journal, opened,
           options.journal().maxRecordBytes());
     } catch (IOException e) {
@@ -260,9 +260,24 @@ public final class EmbeddedStore implements Store {
     }
   }
 
-  /** The journal, for tests that break it. */
+  /** The journal, for tests that break it and for checks. */
   Journal journal() {
     return journal;
+  }
+
+  /** The index, for checks; guard every use with {@link #locked}. */
+  TaskIndex index() {
+    return index;
+  }
+
+  /** Runs {@code body} under the store's lock, with nothing changing meanwhile. */
+  <T> T locked(Supplier<T> body) {
+    return gate.locked(body);
+  }
+
+  /** The store's folder. */
+  public Path folder() {
+    return folder;
   }
 
   /** Makes a change under the gate's lock and waits for it to reach the disk outside it. */

@@ -12,13 +12,16 @@ import java.util.Objects;
  * @param indexOpenTimeout how long opening the index left at a clean close may take before it is
  *     taken as damaged and rebuilt (a damaged MapDB file can loop forever rather than fail)
  * @param journal how the journal is written and opened
+ * @param forceRebuild rebuild the index from snapshot and journal even when it was closed cleanly
+ * @param progress told how a rebuild of the index goes
  */
 public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
-    JournalOptions journal) {
+    JournalOptions journal, boolean forceRebuild, RebuildProgress progress) {
 
   public EmbeddedStoreOptions {
     Objects.requireNonNull(purpose, "purpose");
     Objects.requireNonNull(journal, "journal");
+    Objects.requireNonNull(progress, "progress");
     if (indexOpenTimeout.isNegative() || indexOpenTimeout.isZero()) {
       throw new IllegalArgumentException("indexOpenTimeout must be positive");
     }
@@ -26,21 +29,32 @@ public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
 
   /** Purpose {@code fsm}, 5 seconds to open the index, the journal's defaults. */
   public static EmbeddedStoreOptions defaults() {
-    return new EmbeddedStoreOptions("fsm", Duration.ofSeconds(5), JournalOptions.defaults());
+    return new EmbeddedStoreOptions("fsm", Duration.ofSeconds(5), JournalOptions.defaults(),
+        false, RebuildProgress.NONE);
   }
 
   /** These options with another purpose. */
   public EmbeddedStoreOptions purpose(String purpose) {
-    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal);
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress);
   }
 
   /** These options with another time bound for opening the index. */
   public EmbeddedStoreOptions indexOpenTimeout(Duration timeout) {
-    return new EmbeddedStoreOptions(purpose, timeout, journal);
+    return new EmbeddedStoreOptions(purpose, timeout, journal, forceRebuild, progress);
   }
 
   /** These options with other journal options. */
   public EmbeddedStoreOptions journal(JournalOptions options) {
-    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, options);
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, options, forceRebuild, progress);
+  }
+
+  /** These options, rebuilding the index at open whatever state it is in (or not). */
+  public EmbeddedStoreOptions forceRebuild(boolean rebuild) {
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, rebuild, progress);
+  }
+
+  /** These options with a listener for rebuild progress. */
+  public EmbeddedStoreOptions progress(RebuildProgress listener) {
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, listener);
   }
 }

@@ -24,6 +24,8 @@ final class IndexOpening {
   /** The index file's name in the store folder. */
   static final String FILE = "index.db";
 
+  private static final int PROGRESS_EVERY = 16_384;
+
   /** The index ready for use, and what was done to get it. */
   record Opened(TaskIndex index, OpenReport report) {}
 
@@ -37,7 +39,9 @@ final class IndexOpening {
 
   private IndexOpening() {}
 
-  static Opened open(Path folder, Journal journal, Duration timeout) throws IOException {
+  static Opened open(Path folder, Journal journal, EmbeddedStoreOptions options)
+      throws IOException {
+    Duration timeout = options.indexOpenTimeout();
     long started = System.nanoTime();
     Path file = folder.resolve(FILE);
     long last = journal.lastSequence();
@@ -47,6 +51,8 @@ final class IndexOpening {
     String why;
     if (fresh) {
       why = "created for a new store";
+    } else if (options.forceRebuild()) {
+      why = "a rebuild was asked for";
     } else if (closedAt.isEmpty()) {
       why = "the store was not closed cleanly";
     } else if (closedAt.getAsLong() != last) {
@@ -70,7 +76,7 @@ final class IndexOpening {
     }
     try {
       if (rebuilt) {
-        replayed = replay(folder, journal, index);
+        replayed = rebuild(folder, journal, index, options.progress());
       }
       index.markInUse();
       int dropped = index.dropLeases();
@@ -84,7 +90,13 @@ final class IndexOpening {
     }
   }
 
-  private static long replay(Path folder, Journal journal, TaskIndex index) throws IOException {
+  /**
+   * Fills an empty index from the journal, as a rebuild at open does (leases are left as the
+   * journal has them); returns the records applied.
+   */
+  static long rebuild(Path folder, Journal journal, TaskIndex index, RebuildProgress progress)
+      throws IOException {
+    long total = journal.lastSequence();
     long[] count = {0};
     journal.replay(1, (sequence, record) -> {
       StoreEvent event;
@@ -97,8 +109,11 @@ final class IndexOpening {
             + " the problem.", e);
       }
       index.apply(event);
-      count[0]++;
+      if (++count[0] % PROGRESS_EVERY == 0) {
+        progress.progress(count[0], total);
+      }
     });
+    progress.progress(count[0], total);
     return count[0];
   }
 
