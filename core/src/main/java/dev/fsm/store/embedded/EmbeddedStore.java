@@ -48,16 +48,19 @@ public final class EmbeddedStore implements Store {
   private final OpenReport openReport;
   private final Records records;
   private final StoreGate gate;
+  private final Checkpoints checkpoints;
 
   private EmbeddedStore(Path folder, StoreLock owner, Journal journal,
-      IndexOpening.Opened opened, int maxRecordBytes) {
+      IndexOpening.Opened opened, EmbeddedStoreOptions options) throws IOException {
     this.folder = folder;
     this.owner = owner;
     this.journal = journal;
     this.index = opened.index();
     this.openReport = opened.report();
-    this.records = new Records(folder, maxRecordBytes);
+    this.records = new Records(folder, options.journal().maxRecordBytes());
     this.gate = new StoreGate(folder, journal, index);
+    this.checkpoints =
+        new Checkpoints(folder, gate, journal, index, options.checkpointBytes());
   }
 
   /** Opens the store in {@code folder}, creating it when missing, with default options. */
@@ -78,8 +81,12 @@ public final class EmbeddedStore implements Store {
     try {
       journal = Journal.open(folder.resolve(JOURNAL), options.journal());
       IndexOpening.Opened opened = IndexOpening.open(folder, journal, options);
-      return new EmbeddedStore(folder, owner, journal, opened,
-          options.journal().maxRecordBytes());
+      try {
+        return new EmbeddedStore(folder, owner, journal, opened, options);
+      } catch (IOException | RuntimeException | Error e) {
+        opened.index().close();
+        throw e;
+      }
     } catch (IOException e) {
       giveUp(owner, journal);
       throw new FsmException("cannot open store " + folder + ": " + e
@@ -87,6 +94,20 @@ public final class EmbeddedStore implements Store {
     } catch (RuntimeException | Error e) {
       giveUp(owner, journal);
       throw e;
+    }
+  }
+
+  /**
+   * Takes a checkpoint now: a snapshot of every task and machine version, after which the
+   * journal segments it covers are deleted. The store keeps working meanwhile. Checkpoints also
+   * happen by themselves as the journal grows (see {@link EmbeddedStoreOptions#checkpointBytes}).
+   */
+  public CheckpointReport checkpoint() {
+    try {
+      return checkpoints.take();
+    } catch (IOException e) {
+      throw new FsmException("store " + folder + " could not take a checkpoint (" + e + "); no"
+          + " change is lost, the journal still holds them all; check the disk has room", e);
     }
   }
 
@@ -152,7 +173,7 @@ public final class EmbeddedStore implements Store {
       if (!current.leasedTo(owner, change.entry().time())) {
         throw new LeaseLostException(id, owner);
       }
-      return gate.commit(null, records.changed(change));
+      return gate.commit(null, records.changed(change, index.historyLength(id)));
     });
   }
 
@@ -164,7 +185,7 @@ public final class EmbeddedStore implements Store {
         throw new TaskNotFoundException(id);
       }
       Change c = change.apply(current).forTask(id);
-      return gate.commit(c.next(), records.changed(c));
+      return gate.commit(c.next(), records.changed(c, index.historyLength(id)));
     });
   }
 
@@ -225,6 +246,7 @@ public final class EmbeddedStore implements Store {
    */
   @Override
   public void close() {
+    checkpoints.close();
     if (!gate.close()) {
       return;
     }
@@ -282,7 +304,9 @@ public final class EmbeddedStore implements Store {
 
   /** Makes a change under the gate's lock and waits for it to reach the disk outside it. */
   private <T> T durably(Supplier<Pending<T>> body) {
-    return gate.await(gate.locked(body));
+    T result = gate.await(gate.locked(body));
+    checkpoints.maybeStart();
+    return result;
   }
 
   private static void giveUp(StoreLock owner, Journal journal) {

@@ -14,9 +14,15 @@ import java.util.Objects;
  * @param journal how the journal is written and opened
  * @param forceRebuild rebuild the index from snapshot and journal even when it was closed cleanly
  * @param progress told how a rebuild of the index goes
+ * @param checkpointBytes how much the journal grows before a checkpoint starts in the
+ *     background (at least the last snapshot's size); 0 for checkpoints only when asked
  */
 public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
-    JournalOptions journal, boolean forceRebuild, RebuildProgress progress) {
+    JournalOptions journal, boolean forceRebuild, RebuildProgress progress,
+    long checkpointBytes) {
+
+  /** The default journal growth between checkpoints: 64 MiB. */
+  public static final long CHECKPOINT_BYTES = 64L << 20;
 
   public EmbeddedStoreOptions {
     Objects.requireNonNull(purpose, "purpose");
@@ -25,36 +31,50 @@ public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
     if (indexOpenTimeout.isNegative() || indexOpenTimeout.isZero()) {
       throw new IllegalArgumentException("indexOpenTimeout must be positive");
     }
+    if (checkpointBytes < 0) {
+      throw new IllegalArgumentException("checkpointBytes cannot be negative");
+    }
   }
 
   /** Purpose {@code fsm}, 5 seconds to open the index, the journal's defaults. */
   public static EmbeddedStoreOptions defaults() {
     return new EmbeddedStoreOptions("fsm", Duration.ofSeconds(5), JournalOptions.defaults(),
-        false, RebuildProgress.NONE);
+        false, RebuildProgress.NONE, CHECKPOINT_BYTES);
   }
 
   /** These options with another purpose. */
   public EmbeddedStoreOptions purpose(String purpose) {
-    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress);
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress,
+        checkpointBytes);
   }
 
   /** These options with another time bound for opening the index. */
   public EmbeddedStoreOptions indexOpenTimeout(Duration timeout) {
-    return new EmbeddedStoreOptions(purpose, timeout, journal, forceRebuild, progress);
+    return new EmbeddedStoreOptions(purpose, timeout, journal, forceRebuild, progress,
+        checkpointBytes);
   }
 
   /** These options with other journal options. */
   public EmbeddedStoreOptions journal(JournalOptions options) {
-    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, options, forceRebuild, progress);
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, options, forceRebuild, progress,
+        checkpointBytes);
   }
 
   /** These options, rebuilding the index at open whatever state it is in (or not). */
   public EmbeddedStoreOptions forceRebuild(boolean rebuild) {
-    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, rebuild, progress);
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, rebuild, progress,
+        checkpointBytes);
   }
 
   /** These options with a listener for rebuild progress. */
   public EmbeddedStoreOptions progress(RebuildProgress listener) {
-    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, listener);
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, listener,
+        checkpointBytes);
+  }
+
+  /** These options with another journal growth between background checkpoints (0: none). */
+  public EmbeddedStoreOptions checkpointBytes(long bytes) {
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress,
+        bytes);
   }
 }

@@ -2,6 +2,7 @@ package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
 import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.SnapshotFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,30 +92,48 @@ final class IndexOpening {
   }
 
   /**
-   * Fills an empty index from the journal, as a rebuild at open does (leases are left as the
-   * journal has them); returns the records applied.
+   * Fills an empty index from the last checkpoint's snapshot, when there is one, and the journal
+   * after it, as a rebuild at open does (leases are left as the records have them); returns the
+   * records applied.
    */
   static long rebuild(Path folder, Journal journal, TaskIndex index, RebuildProgress progress)
       throws IOException {
-    long total = journal.lastSequence();
+    Path snapshot = folder.resolve(Checkpoint.FILE);
+    long last = journal.lastSequence();
+    SnapshotFile.Info head = Files.exists(snapshot)
+        ? SnapshotFile.peek(snapshot) : new SnapshotFile.Info(0, 0);
+    long covered = head.lastSequence();
+    long total = head.records() + last - covered;
+    if (last < covered) {
+        throw new FsmException("store " + folder + ": the journal ends at record " + last
+            + " but the snapshot covers records up to " + covered + ", so journal segments"
+            + " were removed or lost. Restore the store folder from a backup.");
+    }
     long[] count = {0};
-    journal.replay(1, (sequence, record) -> {
-      StoreEvent event;
-      try {
-        event = StoreEventCodec.decode(record);
-      } catch (IllegalArgumentException e) {
-        throw new FsmException("store " + folder + ": journal record " + sequence
-            + " cannot be read (" + e.getMessage() + "). Open the store with the fsm version"
-            + " that wrote it; if that was this one, copy the folder somewhere safe and report"
-            + " the problem.", e);
-      }
-      index.apply(event);
-      if (++count[0] % PROGRESS_EVERY == 0) {
-        progress.progress(count[0], total);
-      }
-    });
+    if (covered > 0) {
+      SnapshotFile.read(snapshot, record -> apply(folder, "snapshot record " + (count[0] + 1),
+          record, index, count, total, progress));
+    }
+    journal.replay(covered + 1, (sequence, record) -> apply(folder, "journal record " + sequence,
+        record, index, count, total, progress));
     progress.progress(count[0], total);
     return count[0];
+  }
+
+  private static void apply(Path folder, String what, byte[] record, TaskIndex index,
+      long[] count, long total, RebuildProgress progress) {
+    StoreEvent event;
+    try {
+      event = StoreEventCodec.decode(record);
+    } catch (IllegalArgumentException e) {
+      throw new FsmException("store " + folder + ": " + what + " cannot be read ("
+          + e.getMessage() + "). Open the store with the fsm version that wrote it; if that was"
+          + " this one, copy the folder somewhere safe and report the problem.", e);
+    }
+    index.apply(event);
+    if (++count[0] % PROGRESS_EVERY == 0) {
+      progress.progress(count[0], total);
+    }
   }
 
   private static TaskIndex openBounded(Path folder, Path file, long sequence, Duration timeout)

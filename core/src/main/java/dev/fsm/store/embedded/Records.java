@@ -35,8 +35,8 @@ final class Records {
     return new Encoded(List.of(event), List.of(record));
   }
 
-  Encoded changed(Change change) {
-    StoreEvent event = new StoreEvent.Changed(change.next(), change.entry());
+  Encoded changed(Change change, int historyIndex) {
+    StoreEvent event = new StoreEvent.Changed(change.next(), change.entry(), historyIndex);
     byte[] record = StoreEventCodec.encode(event);
     if (record.length > limit) {
       throw tooLarge("cannot record this change of task `" + change.next().id() + "`",

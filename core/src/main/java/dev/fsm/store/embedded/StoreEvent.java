@@ -18,13 +18,24 @@ public sealed interface StoreEvent {
     }
   }
 
-  /** A task changed: its new snapshot, with the history entry that explains it. */
-  record Changed(Task task, Transition entry) implements StoreEvent {}
+  /**
+   * A task changed: its new snapshot, with the history entry that explains it and that entry's
+   * place in the task's history (counting from 0), so that applying the event twice, as a replay
+   * over a checkpoint taken while the store ran may do, adds the entry once.
+   */
+  record Changed(Task task, Transition entry, int historyIndex) implements StoreEvent {}
 
   /** Tasks were leased to a runner (claims and renewals), without history. */
   record Leased(List<Task> tasks) implements StoreEvent {
     public Leased {
       tasks = List.copyOf(tasks);
+    }
+  }
+
+  /** A task as a checkpoint found it, with its whole history: only ever in snapshots. */
+  record Restored(Task task, List<Transition> history) implements StoreEvent {
+    public Restored {
+      history = List.copyOf(history);
     }
   }
 

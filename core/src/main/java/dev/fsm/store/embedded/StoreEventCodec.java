@@ -24,6 +24,7 @@ public final class StoreEventCodec {
   private static final int CHANGED = 2;
   private static final int LEASED = 3;
   private static final int REGISTERED = 4;
+  private static final int RESTORED = 5;
 
   /** Status codes on disk, fixed here rather than taken from enum order. */
   private static final TaskStatus[] STATUS_CODES = {
@@ -43,6 +44,14 @@ public final class StoreEventCodec {
       w.writeByte(CHANGED);
       writeTask(w, c.task());
       writeTransition(w, c.entry());
+      w.writeVarLong(c.historyIndex());
+    } else if (event instanceof StoreEvent.Restored r) {
+      w.writeByte(RESTORED);
+      writeTask(w, r.task());
+      w.writeVarLong(r.history().size());
+      for (Transition t : r.history()) {
+        writeTransition(w, t);
+      }
     } else if (event instanceof StoreEvent.Leased l) {
       w.writeByte(LEASED);
       writeTasks(w, l.tasks());
@@ -70,7 +79,8 @@ public final class StoreEventCodec {
     int kind = r.readByte();
     StoreEvent event = switch (kind) {
       case CREATED -> new StoreEvent.Created(readTasks(r));
-      case CHANGED -> new StoreEvent.Changed(readTask(r), readTransition(r));
+      case CHANGED -> new StoreEvent.Changed(readTask(r), readTransition(r), r.readVarInt());
+      case RESTORED -> readRestored(r);
       case LEASED -> new StoreEvent.Leased(readTasks(r));
       case REGISTERED -> new StoreEvent.Registered(new MachineVersion(r.readString(),
           r.readString(), r.readVarInt(), r.readInstant(), r.readString()));
@@ -101,6 +111,16 @@ public final class StoreEventCodec {
       throw new IllegalArgumentException("task record has bytes after its end");
     }
     return task;
+  }
+
+  private static StoreEvent.Restored readRestored(ByteReader r) {
+    Task task = readTask(r);
+    int n = r.readVarInt();
+    List<Transition> history = new ArrayList<>(Math.min(n, 1024));
+    for (int i = 0; i < n; i++) {
+      history.add(readTransition(r));
+    }
+    return new StoreEvent.Restored(task, history);
   }
 
   private static void writeTasks(ByteWriter w, List<Task> tasks) {

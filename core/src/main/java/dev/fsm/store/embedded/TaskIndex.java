@@ -134,15 +134,26 @@ final class TaskIndex implements AutoCloseable {
     }
   }
 
-  /** Applies one journal event, live or during a rebuild. */
+  /**
+   * Applies one journal or snapshot event, live or during a rebuild. Applying an event again
+   * changes nothing more, so a rebuild may replay the journal over a checkpoint that already
+   * holds some of its events.
+   */
   void apply(StoreEvent event) {
     if (event instanceof StoreEvent.Created c) {
       for (Task t : c.tasks()) {
-        replace(null, t);
+        replace(get(t.id()), t);
       }
     } else if (event instanceof StoreEvent.Changed c) {
       replace(get(c.task().id()), c.task());
-      addHistory(c.task().id(), c.entry());
+      history.put(new Object[] {c.task().id(), (long) c.historyIndex()},
+          TransitionCodec.encode(c.entry()));
+    } else if (event instanceof StoreEvent.Restored r) {
+      String id = r.task().id();
+      replace(get(id), r.task());
+      for (int i = 0; i < r.history().size(); i++) {
+        history.put(new Object[] {id, (long) i}, TransitionCodec.encode(r.history().get(i)));
+      }
     } else if (event instanceof StoreEvent.Leased l) {
       for (Task t : l.tasks()) {
         replace(get(t.id()), t);
@@ -249,6 +260,28 @@ final class TaskIndex implements AutoCloseable {
     return found;
   }
 
+  /** Every machine's versions, by machine and then oldest first. */
+  List<MachineVersion> allVersions() {
+    List<MachineVersion> found = new ArrayList<>();
+    for (byte[] bytes : versions.values()) {
+      found.add(((StoreEvent.Registered) StoreEventCodec.decode(bytes)).version());
+    }
+    return found;
+  }
+
+  /** Up to {@code max} tasks with ids after {@code afterId} (from the first when null), in order. */
+  List<Task> tasksAfter(String afterId, int max) {
+    List<Task> found = new ArrayList<>(Math.min(max, 1024));
+    Iterable<byte[]> from = afterId == null ? tasks.values() : tasks.tailMap(afterId, false).values();
+    for (byte[] bytes : from) {
+      if (found.size() == max) {
+        break;
+      }
+      found.add(decode(bytes));
+    }
+    return found;
+  }
+
   /** Notes the journal record this index reflects; done just before a clean close. */
   void markClosedAt(long journalSequence) {
     meta.put(CLOSED_AT_KEY, journalSequence);
@@ -287,10 +320,10 @@ final class TaskIndex implements AutoCloseable {
     groups.move(previous, next);
   }
 
-  private void addHistory(String id, Transition entry) {
+  /** How many history entries the task has: the place of its next one. */
+  int historyLength(String id) {
     Object[] last = history.floorKey(new Object[] {id, Long.MAX_VALUE});
-    long next = last != null && id.equals(last[0]) ? (Long) last[1] + 1 : 0;
-    history.put(new Object[] {id, next}, TransitionCodec.encode(entry));
+    return last != null && id.equals(last[0]) ? (int) ((Long) last[1] + 1) : 0;
   }
 
   private static <K, V> BTreeMap<K, V> map(DB.TreeMapMaker<K, V> maker, boolean create) {

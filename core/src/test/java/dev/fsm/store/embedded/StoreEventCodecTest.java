@@ -35,7 +35,10 @@ class StoreEventCodecTest {
         new StoreEvent.Created(List.of(task("t1", TaskStatus.RUNNABLE, "{}", null),
             task("t2", TaskStatus.PAUSED, "{\"name\":\"Zoë\"}", null))),
         new StoreEvent.Changed(task("t1", TaskStatus.SLEEPING, "{\"a\":1}",
-            new Lease("runner-7", T.plusSeconds(30))), ENTRY),
+            new Lease("runner-7", T.plusSeconds(30))), ENTRY, 3),
+        new StoreEvent.Restored(task("t4", TaskStatus.COMPLETED, "{}", null),
+            List.of(ENTRY, new Transition(T.plusSeconds(1), "ship", "done", "end", 0, 0, "", ""))),
+        new StoreEvent.Restored(task("t5", TaskStatus.RUNNABLE, "{}", null), List.of()),
         new StoreEvent.Leased(List.of(task("t3", TaskStatus.FAULT, "{}",
             new Lease("r", Instant.ofEpochMilli(0))))),
         new StoreEvent.Registered(new MachineVersion("order", "0a1b2c3d4e5f", 2, T,
@@ -63,7 +66,7 @@ class StoreEventCodecTest {
           null, random.nextBoolean() ? new Lease("o", at) : null);
       Transition e = new Transition(at, "a", "b", "c", random.nextLong(), random.nextInt(1000),
           "x", context);
-      StoreEvent event = new StoreEvent.Changed(t, e);
+      StoreEvent event = new StoreEvent.Changed(t, e, random.nextInt(100_000));
       assertThat(StoreEventCodec.decode(StoreEventCodec.encode(event))).isEqualTo(event);
     }
   }
@@ -80,7 +83,7 @@ class StoreEventCodecTest {
   @Test
   void damagedBytesAreRefusedWithAReason() {
     byte[] good = StoreEventCodec.encode(new StoreEvent.Changed(
-        task("t1", TaskStatus.RUNNABLE, "{}", new Lease("r", T)), ENTRY));
+        task("t1", TaskStatus.RUNNABLE, "{}", new Lease("r", T)), ENTRY, 0));
     for (int cut = 0; cut < good.length; cut++) {
       byte[] truncated = Arrays.copyOf(good, cut);
       assertThatThrownBy(() -> StoreEventCodec.decode(truncated))

@@ -116,22 +116,9 @@ public final class SnapshotFile {
       ByteBuffer b = in.buffer();
       byte[] header = new byte[HEADER_BYTES];
       b.get(header);
-      if (!Arrays.equals(header, 0, 4, MAGIC, 0, 4)) {
-        throw bad(file, "does not start with \"FSMS\": it is not an fsm snapshot");
-      }
-      if (header[4] != VERSION) {
-        throw new FsmException("snapshot " + file + " is in format " + (header[4] & 0xff)
-            + ", but this fsm reads format " + VERSION + ": another fsm version wrote it, or the"
-            + " file is damaged. Open the store with the fsm version that wrote it.");
-      }
-      CRC32C crc = new CRC32C();
-      crc.update(header, 0, HEADER_BYTES - 4);
-      ByteBuffer h = ByteBuffer.wrap(header);
-      if ((int) crc.getValue() != h.getInt(HEADER_BYTES - 4)) {
-        throw bad(file, "has a damaged header (CRC mismatch)");
-      }
-      long lastSequence = h.getLong(5);
-      long expected = h.getLong(13);
+      Info claimed = parseHeader(file, header);
+      long lastSequence = claimed.lastSequence();
+      long expected = claimed.records();
       long end = size - TRAILER_BYTES;
       CRC32C body = new CRC32C();
       CRC32C record = new CRC32C();
@@ -181,6 +168,43 @@ public final class SnapshotFile {
       }
       return new Info(lastSequence, count);
     }
+  }
+
+  /**
+   * What the snapshot's header says it holds, without reading its records (which {@link #read}
+   * verifies).
+   *
+   * @throws FsmException naming the file when the header is damaged
+   */
+  public static Info peek(Path file) throws IOException {
+    try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ)) {
+      if (c.size() < HEADER_BYTES + TRAILER_BYTES) {
+        throw bad(file, "is too short to be a snapshot (" + c.size() + " bytes)");
+      }
+      ChannelInput in = new ChannelInput(c, 0, HEADER_BYTES);
+      in.fill(HEADER_BYTES);
+      byte[] header = new byte[HEADER_BYTES];
+      in.buffer().get(header);
+      return parseHeader(file, header);
+    }
+  }
+
+  private static Info parseHeader(Path file, byte[] header) {
+    if (!Arrays.equals(header, 0, 4, MAGIC, 0, 4)) {
+      throw bad(file, "does not start with \"FSMS\": it is not an fsm snapshot");
+    }
+    if (header[4] != VERSION) {
+      throw new FsmException("snapshot " + file + " is in format " + (header[4] & 0xff)
+          + ", but this fsm reads format " + VERSION + ": another fsm version wrote it, or the"
+          + " file is damaged. Open the store with the fsm version that wrote it.");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(header, 0, HEADER_BYTES - 4);
+    ByteBuffer h = ByteBuffer.wrap(header);
+    if ((int) crc.getValue() != h.getInt(HEADER_BYTES - 4)) {
+      throw bad(file, "has a damaged header (CRC mismatch)");
+    }
+    return new Info(h.getLong(5), h.getLong(13));
   }
 
   private static ByteBuffer header(long lastSequence, long count) {

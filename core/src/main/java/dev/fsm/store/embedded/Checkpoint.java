@@ -1,0 +1,117 @@
+package dev.fsm.store.embedded;
+
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.SnapshotFile;
+import dev.fsm.task.Task;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One checkpoint: writes a snapshot of every machine version and task (with its history) and
+ * deletes the journal segments it makes redundant, so that disk use and rebuild time track live
+ * data, not all history ever written. It runs while the store works: the journal is rolled at
+ * record S under the store's lock, then tasks are copied a chunk at a time, each chunk under the
+ * lock. A copy may therefore include changes after S; that is safe because replaying the journal
+ * from S + 1 over the snapshot applies each change again, and applying a change twice is the
+ * same as once (see {@link TaskIndex#apply}).
+ */
+final class Checkpoint {
+
+  /** The snapshot's name in the store folder. */
+  static final String FILE = "snapshot";
+
+  /** Tasks copied per hold of the lock: short holds, so writers barely notice a checkpoint. */
+  private static final int CHUNK = 512;
+
+  private Checkpoint() {}
+
+  /**
+   * Takes a checkpoint.
+   *
+   * @param stop asked between chunks; true abandons the checkpoint (the old snapshot and the
+   *     journal stay as they were)
+   * @throws CancelledException when {@code stop} said so
+   */
+  static CheckpointReport take(Path folder, StoreGate gate, Journal journal, TaskIndex index,
+      BooleanSupplier stop) throws IOException {
+    long started = System.nanoTime();
+    long last = gate.locked(() -> {
+      journal.roll();
+      return journal.lastSequence();
+    });
+    Path file = folder.resolve(FILE);
+    SnapshotFile.Info info = SnapshotFile.write(file, last, new Copy(gate, index, stop));
+    journal.deleteSegmentsBefore(last + 1);
+    return new CheckpointReport(last, info.records(), Files.size(file),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+  }
+
+  /** Thrown through the snapshot writer to abandon a checkpoint. */
+  static final class CancelledException extends RuntimeException {
+
+    CancelledException() {
+      super("checkpoint abandoned", null, false, false);
+    }
+  }
+
+  /** The snapshot's records: machine versions, then tasks in id order, a chunk at a time. */
+  private static final class Copy implements Iterator<byte[]> {
+
+    private final StoreGate gate;
+    private final TaskIndex index;
+    private final BooleanSupplier stop;
+    private final ArrayDeque<byte[]> ready = new ArrayDeque<>();
+    private String lastId;
+    private boolean versionsDone;
+    private boolean tasksDone;
+
+    Copy(StoreGate gate, TaskIndex index, BooleanSupplier stop) {
+      this.gate = gate;
+      this.index = index;
+      this.stop = stop;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (ready.isEmpty() && !tasksDone) {
+        if (stop.getAsBoolean()) {
+          throw new CancelledException();
+        }
+        gate.locked(this::fill);
+      }
+      return !ready.isEmpty();
+    }
+
+    @Override
+    public byte[] next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return ready.poll();
+    }
+
+    private Void fill() {
+      if (!versionsDone) {
+        for (MachineVersion v : index.allVersions()) {
+          ready.add(StoreEventCodec.encode(new StoreEvent.Registered(v)));
+        }
+        versionsDone = true;
+      }
+      List<Task> chunk = index.tasksAfter(lastId, CHUNK);
+      for (Task t : chunk) {
+        ready.add(StoreEventCodec.encode(new StoreEvent.Restored(t, index.history(t.id()))));
+        lastId = t.id();
+      }
+      tasksDone = chunk.size() < CHUNK;
+      return null;
+    }
+  }
+}
