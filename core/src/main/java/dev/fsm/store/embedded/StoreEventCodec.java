@@ -190,7 +190,8 @@ public final class StoreEventCodec {
         r.readVarLong(), r.readVarInt(), r.readString(), r.readString());
   }
 
-  private static int statusCode(TaskStatus status) {
+  /** A status's code on disk, in records and index keys. */
+  static int statusCode(TaskStatus status) {
     for (int i = 1; i < STATUS_CODES.length; i++) {
       if (STATUS_CODES[i] == status) {
         return i;
@@ -199,7 +200,8 @@ public final class StoreEventCodec {
     throw new IllegalStateException("no code for " + status);
   }
 
-  private static TaskStatus status(int code) {
+  /** The status with this code on disk. */
+  static TaskStatus status(int code) {
     if (code < 1 || code >= STATUS_CODES.length) {
       throw new IllegalArgumentException("unknown task status code " + code);
     }

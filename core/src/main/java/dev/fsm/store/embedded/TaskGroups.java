@@ -5,31 +5,49 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.TreeMap;
 import org.mapdb.BTreeMap;
-import org.mapdb.DBException;
 
 /**
- * The index's tasks by group (machine, state, status): a sorted set of (machine, state, status,
- * id) so filtered lists read only matching tasks, and a count per group, kept as tasks move.
- * Groups are few (machines times states times statuses), so a query may visit them all.
+ * The index's tasks by group (machine, state, status): a sorted set of {@link IndexKeys#member}
+ * keys so filtered lists read only matching tasks, and a count per group, kept as tasks move.
+ * Groups are few (machines times states times statuses), so the counts live on the heap, where
+ * keeping them costs nothing per change; they are saved to the index at a clean close and loaded
+ * again at open (a rebuild counts afresh). A query may visit every group.
  */
 final class TaskGroups {
 
-  private static final Comparator<TaskCount> COUNT_ORDER = Comparator
-      .comparing(TaskCount::machine).thenComparing(TaskCount::state)
-      .thenComparing(TaskCount::status);
+  /** A group's name. */
+  private record Group(String machine, String state, TaskStatus status) {}
 
-  private final NavigableSet<Object[]> members;
-  private final BTreeMap<Object[], Long> counts;
+  private static final Comparator<Group> ORDER = Comparator.comparing(Group::machine)
+      .thenComparing(Group::state).thenComparing(Group::status);
 
-  TaskGroups(NavigableSet<Object[]> members, BTreeMap<Object[], Long> counts) {
+  private final NavigableSet<byte[]> members;
+  private final BTreeMap<byte[], Long> saved;
+  private final TreeMap<Group, Long> counts = new TreeMap<>(ORDER);
+
+  TaskGroups(NavigableSet<byte[]> members, BTreeMap<byte[], Long> saved) {
     this.members = members;
-    this.counts = counts;
+    this.saved = saved;
+    for (Map.Entry<byte[], Long> e : saved.entrySet()) {
+      IndexKeys.Group g = IndexKeys.groupOf(e.getKey());
+      counts.put(new Group(g.machine(), g.state(), g.status()), e.getValue());
+    }
+  }
+
+  /** Writes the counts to the index, for the next open; done at a clean close. */
+  void save() {
+    saved.clear();
+    for (Map.Entry<Group, Long> e : counts.entrySet()) {
+      Group g = e.getKey();
+      saved.put(IndexKeys.group(g.machine(), g.state(), g.status()), e.getValue());
+    }
   }
 
   /** Moves a task from its previous group (none for a new task) to its next one. */
@@ -55,28 +73,21 @@ final class TaskGroups {
     return sum;
   }
 
-  /** Touches both ends of the members set and every count; see {@link TaskIndex#check}. */
+  /** Touches both ends of the members set; see TaskIndex#check. */
   void check() {
     if (!members.isEmpty()) {
       members.first();
       members.last();
     }
-    for (Object[] group : counts.keySet()) {
-      if (TaskStatus.parse((String) group[2]).isEmpty()) {
-        throw new DBException.DataCorruption("unknown status " + group[2] + " in task counts");
-      }
-    }
   }
 
   /** Counts per group, ordered by machine, state and status; empty groups are left out. */
   List<TaskCount> counts() {
-    List<TaskCount> all = new ArrayList<>();
-    for (Map.Entry<Object[], Long> e : counts.entrySet()) {
-      Object[] g = e.getKey();
-      all.add(new TaskCount((String) g[0], (String) g[1],
-          TaskStatus.parse((String) g[2]).orElseThrow(), e.getValue()));
+    List<TaskCount> all = new ArrayList<>(counts.size());
+    for (Map.Entry<Group, Long> e : counts.entrySet()) {
+      Group g = e.getKey();
+      all.add(new TaskCount(g.machine(), g.state(), g.status(), e.getValue()));
     }
-    all.sort(COUNT_ORDER);
     return all;
   }
 
@@ -85,30 +96,35 @@ final class TaskGroups {
    * {@code limit}, in id order, after {@code afterId}.
    */
   List<String> ids(TaskQuery query) {
-    List<String> ids = new ArrayList<>();
-    for (Object[] g : counts.keySet()) {
-      if (!query.machine().map(g[0]::equals).orElse(true)
-          || !query.state().map(g[1]::equals).orElse(true)
-          || !query.status().map(s -> s.word().equals(g[2])).orElse(true)) {
+    List<byte[]> ids = new ArrayList<>();
+    for (Group g : counts.keySet()) {
+      if (!query.machine().map(g.machine()::equals).orElse(true)
+          || !query.state().map(g.state()::equals).orElse(true)
+          || !query.status().map(s -> s == g.status()).orElse(true)) {
         continue;
       }
-      Object[] from = query.afterId().map(a -> new Object[] {g[0], g[1], g[2], a}).orElse(g);
-      // A null id sorts after every id, so this bounds the group's members from above.
-      Object[] to = {g[0], g[1], g[2], null};
+      byte[] key = IndexKeys.group(g.machine(), g.state(), g.status());
+      byte[] from = query.afterId().map(a -> IndexKeys.concat(key, IndexKeys.id(a))).orElse(key);
       int taken = 0;
-      for (Object[] m : members.subSet(from, query.afterId().isEmpty(), to, true)) {
-        ids.add((String) m[3]);
+      for (byte[] m : members.subSet(from, query.afterId().isEmpty(), IndexKeys.after(key),
+          false)) {
+        ids.add(Arrays.copyOfRange(m, key.length, m.length));
         if (++taken == query.limit()) {
           break;
         }
       }
     }
-    Collections.sort(ids);
-    return ids.size() > query.limit() ? ids.subList(0, query.limit()) : ids;
+    // UTF-8 bytes compared unsigned: the order of the task map's keys, code point order.
+    ids.sort(Arrays::compareUnsigned);
+    List<String> page = new ArrayList<>(Math.min(ids.size(), query.limit()));
+    for (int i = 0; i < ids.size() && i < query.limit(); i++) {
+      page.add(IndexKeys.idAt(ids.get(i), 0));
+    }
+    return page;
   }
 
   private void count(Task t, long delta) {
-    Object[] group = {t.machine(), t.state(), t.status().word()};
+    Group group = new Group(t.machine(), t.state(), t.status());
     Long before = counts.get(group);
     long after = (before == null ? 0 : before) + delta;
     if (after == 0) {
@@ -118,7 +134,7 @@ final class TaskGroups {
     }
   }
 
-  private static Object[] member(Task t) {
-    return new Object[] {t.machine(), t.state(), t.status().word(), t.id()};
+  private static byte[] member(Task t) {
+    return IndexKeys.member(t.machine(), t.state(), t.status(), t.id());
   }
 }

@@ -1,0 +1,180 @@
+package dev.fsm.store.embedded;
+
+import dev.fsm.task.TaskStatus;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+
+/**
+ * The index's keys as bytes that sort, compared unsigned as MapDB's byte-array serializers do, in
+ * the order the index needs. Byte keys rather than strings or tuples because MapDB decodes a whole
+ * B-tree node on every visit, and decoding 32 strings per node was most of the store's CPU.
+ *
+ * <p>A name inside a key (machine, state, or an id followed by more) is its UTF-8 bytes with NUL
+ * written as 00 FF and a 00 terminator, so a name sorts before any longer name it begins. An id
+ * at the end of a key is its plain UTF-8 bytes. UTF-8 byte order is Unicode code point order.
+ */
+final class IndexKeys {
+
+  /** Bytes of a time slot's instant: epoch second (sign flipped, so negatives sort first), nano. */
+  private static final int INSTANT_BYTES = 12;
+
+  private IndexKeys() {}
+
+  /** A task's key in the task map, and its id within longer keys. */
+  static byte[] id(String id) {
+    return id.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The id at the end of a key, from {@code from}. */
+  static String idAt(byte[] key, int from) {
+    return new String(key, from, key.length - from, StandardCharsets.UTF_8);
+  }
+
+  /** A due-queue or lease-queue slot: the instant, then the id. */
+  static byte[] slot(Instant at, String id) {
+    byte[] idBytes = id(id);
+    byte[] key = Arrays.copyOf(instant(at), INSTANT_BYTES + idBytes.length);
+    System.arraycopy(idBytes, 0, key, INSTANT_BYTES, idBytes.length);
+    return key;
+  }
+
+  /** The first slot after every slot at {@code at}: queue heads up to {@code at} lie before it. */
+  static byte[] slotsAfter(Instant at) {
+    return instant(at.plusNanos(1));
+  }
+
+  /** The id in a slot. */
+  static String slotId(byte[] slot) {
+    return idAt(slot, INSTANT_BYTES);
+  }
+
+  /** A group (machine, state, status): a prefix of its members' keys, and a count's key. */
+  static byte[] group(String machine, String state, TaskStatus status) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+    name(out, machine);
+    name(out, state);
+    out.write(StoreEventCodec.statusCode(status));
+    return out.toByteArray();
+  }
+
+  /** A member of a group: the group, then the task's id. */
+  static byte[] member(String machine, String state, TaskStatus status, String id) {
+    return concat(group(machine, state, status), id(id));
+  }
+
+  /** The parts of a group key, or of the group at the start of a member key. */
+  record Group(String machine, String state, TaskStatus status, int end) {}
+
+  static Group groupOf(byte[] key) {
+    int[] at = {0};
+    String machine = nameAt(key, at);
+    String state = nameAt(key, at);
+    TaskStatus status = StoreEventCodec.status(key[at[0]] & 0xff);
+    return new Group(machine, state, status, at[0] + 1);
+  }
+
+  /** A history entry's key: the task's id as a name, then the entry's place. */
+  static byte[] history(String id, int place) {
+    byte[] prefix = historyOf(id);
+    byte[] key = Arrays.copyOf(prefix, prefix.length + 4);
+    for (int i = 0; i < 4; i++) {
+      key[prefix.length + i] = (byte) (place >>> (24 - 8 * i));
+    }
+    return key;
+  }
+
+  /** The prefix of every history key of a task. */
+  static byte[] historyOf(String id) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(id.length() + 8);
+    name(out, id);
+    return out.toByteArray();
+  }
+
+  /**
+   * The first key after every history key of a task: places start with a byte below 80, while
+   * the key of another task whose id begins with this one and a NUL continues with FF.
+   */
+  static byte[] historyEnd(String id) {
+    byte[] prefix = historyOf(id);
+    byte[] end = Arrays.copyOf(prefix, prefix.length + 1);
+    end[prefix.length] = (byte) 0x80;
+    return end;
+  }
+
+  /** The place in a history key. */
+  static int historyPlace(byte[] key) {
+    int n = key.length;
+    return (key[n - 4] & 0xff) << 24 | (key[n - 3] & 0xff) << 16 | (key[n - 2] & 0xff) << 8
+        | (key[n - 1] & 0xff);
+  }
+
+  /** The first key after every key that starts with {@code prefix}. */
+  static byte[] after(byte[] prefix) {
+    byte[] end = prefix.clone();
+    for (int i = end.length - 1; i >= 0; i--) {
+      if (end[i] != (byte) 0xff) {
+        end[i]++;
+        return Arrays.copyOf(end, i + 1);
+      }
+    }
+    throw new IllegalArgumentException("no key follows an all-FF prefix");
+  }
+
+  /** True when {@code key} starts with {@code prefix}. */
+  static boolean startsWith(byte[] key, byte[] prefix) {
+    return key.length >= prefix.length
+        && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  static byte[] concat(byte[] a, byte[] b) {
+    byte[] key = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, key, a.length, b.length);
+    return key;
+  }
+
+  private static byte[] instant(Instant at) {
+    byte[] key = new byte[INSTANT_BYTES];
+    long second = at.getEpochSecond() ^ Long.MIN_VALUE;
+    for (int i = 0; i < 8; i++) {
+      key[i] = (byte) (second >>> (56 - 8 * i));
+    }
+    int nano = at.getNano();
+    for (int i = 0; i < 4; i++) {
+      key[8 + i] = (byte) (nano >>> (24 - 8 * i));
+    }
+    return key;
+  }
+
+  private static void name(ByteArrayOutputStream out, String name) {
+    for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
+      out.write(b);
+      if (b == 0) {
+        out.write(0xff);
+      }
+    }
+    out.write(0);
+  }
+
+  private static String nameAt(byte[] key, int[] at) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+    int i = at[0];
+    while (true) {
+      if (i >= key.length) {
+        throw new IllegalArgumentException("a name in an index key has no end");
+      }
+      byte b = key[i++];
+      if (b != 0) {
+        out.write(b);
+      } else if (i < key.length && key[i] == (byte) 0xff) {
+        out.write(0);
+        i++;
+      } else {
+        break;
+      }
+    }
+    at[0] = i;
+    return out.toString(StandardCharsets.UTF_8);
+  }
+}
