@@ -93,7 +93,7 @@ class BenchMathsTest {
     assertThat(BenchTasks.context(200)).hasSize(200).startsWith("{").endsWith("}");
     assertThat(BenchTasks.context(2)).isEqualTo("{}");
     assertThat(BenchTasks.context(5)).isEqualTo("{   }");
-    assertThat(BenchTasks.id(999_999)).hasSize(26);
+    assertThat(BenchTasks.id(999_999)).isEqualTo("01HBENCH000000000000999999");
     assertThat(new BenchTasks(200).transitionRecordBytes()).isGreaterThan(200);
   }
 
