@@ -1,0 +1,100 @@
+package dev.fsm.cli.verb;
+
+import dev.fsm.bench.BenchReport;
+import dev.fsm.bench.HalfLoad;
+import dev.fsm.bench.ScaleResult;
+import dev.fsm.bench.Targets;
+import dev.fsm.bench.Throughput;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A bench report as one JSON document with stable snake_case keys. */
+final class BenchJson {
+
+  private BenchJson() {}
+
+  static Map<String, Object> of(BenchReport r) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("tasks", r.options().tasks());
+    doc.put("context_bytes", r.options().contextBytes());
+    doc.put("seconds_per_measure", r.options().seconds());
+    doc.put("writers", r.options().writers());
+    doc.put("claim_batch", r.options().claimBatch());
+    doc.put("create_batch", r.options().createBatch());
+    doc.put("record_bytes", r.recordBytes());
+    doc.put("cores", r.cores());
+    doc.put("file_system", r.fileSystem());
+    doc.put("bare_log", r.bareLog().stream().map(b -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("writers", b.writers());
+      m.put("records", b.operations());
+      m.put("seconds", b.nanos() / 1e9);
+      m.put("records_per_second", round(b.perSecond()));
+      return m;
+    }).toList());
+    doc.put("store", r.store().stream().map(s -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("writers", s.writers());
+      m.put("transitions", s.operations());
+      m.put("seconds", s.nanos() / 1e9);
+      m.put("transitions_per_second", round(s.perSecond()));
+      m.put("ratio_to_bare_log", r.bareLog(s.writers())
+          .map(b -> round(BenchReport.ratio(s, b) * 1000) / 1000).orElse(null));
+      return m;
+    }).toList());
+    doc.put("half_load", halfLoad(r.halfLoad()));
+    doc.put("at_scale", scale(r.scale()));
+    doc.put("targets", targets(Targets.check(r)));
+    return doc;
+  }
+
+  private static Map<String, Object> halfLoad(HalfLoad h) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    Throughput a = h.achieved();
+    m.put("writers", h.writers());
+    m.put("basis_writers", h.basisWriters());
+    m.put("offered_per_second", round(h.offeredPerSecond()));
+    m.put("achieved_per_second", round(a.perSecond()));
+    m.put("samples", h.latency().samples());
+    m.put("p50_ms", h.latency().p50Millis());
+    m.put("p99_ms", h.latency().p99Millis());
+    m.put("max_ms", h.latency().maxMillis());
+    return m;
+  }
+
+  private static Map<String, Object> scale(ScaleResult s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("tasks", s.tasks());
+    m.put("create_seconds", s.createNanos() / 1e9);
+    m.put("create_per_second", round(s.createPerSecond()));
+    m.put("bytes_total", s.disk().total());
+    m.put("journal_bytes", s.disk().journalBytes());
+    m.put("index_bytes", s.disk().indexBytes());
+    m.put("other_bytes", s.disk().otherBytes());
+    m.put("bytes_per_task", round(s.bytesPerTask()));
+    m.put("heap_used_bytes", s.heapUsedBytes());
+    m.put("max_heap_bytes", s.maxHeapBytes());
+    m.put("reopen_ms", s.reopenMillis());
+    m.put("reopen_rebuilt", s.reopenRebuilt());
+    m.put("rebuild_ms", s.rebuildMillis());
+    m.put("rebuild_records", s.rebuildRecords());
+    m.put("rebuild_records_per_second", round(s.rebuildRecordsPerSecond()));
+    m.put("rebuild_tasks_per_second", round(s.rebuildTasksPerSecond()));
+    return m;
+  }
+
+  private static List<Map<String, Object>> targets(List<Targets.Check> checks) {
+    return checks.stream().map(c -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("measure", c.key());
+      m.put("target", c.target());
+      m.put("met", c.met());
+      return m;
+    }).toList();
+  }
+
+  private static double round(double d) {
+    return Math.round(d * 10) / 10.0;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.fsm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code fsm bench --store-only} run as a user would, with settings small enough for a test. */
+class BenchIT {
+
+  @TempDir Path dir;
+
+  @Test
+  void storeOnlyReportsEveryMeasureAsJsonAndLeavesNoFolderBehind() throws IOException {
+    FsmJar.Result r = FsmJar.run(dir, "bench", "--store-only", "--tasks", "2000", "--seconds",
+        "1", "--writers", "1,4", "--output", "json");
+    assertThat(r.exit()).as(r.err()).isZero();
+    JsonNode doc = new ObjectMapper().readTree(r.out());
+    assertThat(fieldNames(doc)).containsExactly("tasks", "context_bytes", "seconds_per_measure",
+        "writers", "claim_batch", "create_batch", "record_bytes", "cores", "file_system",
+        "bare_log", "store", "half_load", "at_scale", "targets");
+    assertThat(doc.get("tasks").asInt()).isEqualTo(2000);
+    assertThat(doc.get("record_bytes").asInt()).isGreaterThan(200);
+    for (String part : List.of("bare_log", "store")) {
+      assertThat(doc.get(part)).hasSize(2);
+      assertThat(doc.get(part).get(0).get("writers").asInt()).isEqualTo(1);
+      assertThat(doc.get(part).get(1).get("writers").asInt()).isEqualTo(4);
+    }
+    for (JsonNode b : doc.get("bare_log")) {
+      assertThat(fieldNames(b)).containsExactly("writers", "records", "seconds",
+          "records_per_second");
+      assertThat(b.get("records").asLong()).isPositive();
+    }
+    for (JsonNode s : doc.get("store")) {
+      assertThat(fieldNames(s)).containsExactly("writers", "transitions", "seconds",
+          "transitions_per_second", "ratio_to_bare_log");
+      assertThat(s.get("transitions").asLong()).isPositive();
+      assertThat(s.get("ratio_to_bare_log").asDouble()).isPositive();
+    }
+    JsonNode half = doc.get("half_load");
+    assertThat(fieldNames(half)).containsExactly("writers", "basis_writers",
+        "offered_per_second", "achieved_per_second", "samples", "p50_ms", "p99_ms", "max_ms");
+    assertThat(half.get("samples").asInt()).isPositive();
+    assertThat(half.get("p50_ms").asDouble()).isPositive()
+        .isLessThanOrEqualTo(half.get("p99_ms").asDouble());
+    assertThat(half.get("p99_ms").asDouble()).isLessThanOrEqualTo(half.get("max_ms").asDouble());
+    JsonNode scale = doc.get("at_scale");
+    assertThat(fieldNames(scale)).containsExactly("tasks", "create_seconds",
+        "create_per_second", "bytes_total", "journal_bytes", "index_bytes", "other_bytes",
+        "bytes_per_task", "heap_used_bytes", "max_heap_bytes", "reopen_ms", "reopen_rebuilt",
+        "rebuild_ms", "rebuild_records", "rebuild_records_per_second",
+        "rebuild_tasks_per_second");
+    assertThat(scale.get("journal_bytes").asLong()).isGreaterThan(2000L * 200);
+    assertThat(scale.get("index_bytes").asLong()).isPositive();
+    assertThat(scale.get("bytes_total").asLong()).isEqualTo(scale.get("journal_bytes").asLong()
+        + scale.get("index_bytes").asLong() + scale.get("other_bytes").asLong());
+    assertThat(scale.get("heap_used_bytes").asLong()).isPositive()
+        .isLessThan(scale.get("max_heap_bytes").asLong());
+    assertThat(scale.get("reopen_rebuilt").asBoolean()).isFalse();
+    assertThat(scale.get("rebuild_records").asLong()).isEqualTo(2);
+    assertThat(doc.get("targets")).extracting(t -> t.get("measure").asText()).containsExactly(
+        "store_1_writers", "store_4_writers", "half_load_p99", "bytes_per_task", "heap_used",
+        "reopen", "rebuild");
+    assertThat(r.err()).contains("bench: bare log, 4 writers...")
+        .contains("bench: store, 1 writer...").doesNotContain("\r");
+    try (Stream<Path> left = Files.list(dir)) {
+      assertThat(left).isEmpty();
+    }
+  }
+
+  @Test
+  void theTextTableHasAMeasureResultTargetAndVerdictPerRow() {
+    FsmJar.Result r = FsmJar.run(dir, "bench", "--store-only", "--tasks", "500", "--seconds",
+        "0.3", "--writers", "2", "--dir", "sub");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.outLines().get(1)).startsWith("measure").contains("result").contains("target")
+        .endsWith("met");
+    assertThat(r.out()).contains("store, 2 writers").contains("bytes on disk per task")
+        .contains("rebuild after a crash");
+    assertThat(dir.resolve("sub")).isEmptyDirectory();
+  }
+
+  @Test
+  void withoutStoreOnlyItSaysWhatThisBuildCanDo() {
+    FsmJar.Result r = FsmJar.run(dir, "bench");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("--store-only").contains("runner");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void badValuesAreUsageErrorsNamingTheOption() {
+    assertUsage("--tasks", "--store-only", "--tasks", "0");
+    assertUsage("--writers", "--store-only", "--writers", "x");
+    assertUsage("--writers", "--store-only", "--writers", "1,0");
+    assertUsage("--seconds", "--store-only", "--seconds", "-1");
+    assertUsage("--context-bytes", "--store-only", "--context-bytes", "1");
+  }
+
+  private void assertUsage(String option, String... args) {
+    String[] command = Stream.concat(Stream.of("bench"), Stream.of(args)).toArray(String[]::new);
+    FsmJar.Result r = FsmJar.run(dir, command);
+    assertThat(r.exit()).as(String.join(" ", command)).isEqualTo(2);
+    assertThat(r.err()).contains(option).doesNotContain("Exception").doesNotContain("\tat ");
+    assertThat(r.out()).isEmpty();
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+}

@@ -1,0 +1,11 @@
+package dev.fsm.bench;
+
+/**
+ * A summary of measured latencies.
+ *
+ * @param samples how many were measured
+ * @param p50Millis the median
+ * @param p99Millis the 99th percentile (nearest rank)
+ * @param maxMillis the largest
+ */
+public record Latency(int samples, double p50Millis, double p99Millis, double maxMillis) {}

@@ -1,0 +1,105 @@
+package dev.fsm.bench;
+
+import dev.fsm.store.embedded.EmbeddedStore;
+import dev.fsm.store.embedded.EmbeddedStoreOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The store benchmark of issue 3 in one run, in a fresh folder on the disk that is deleted at
+ * the end: the bare journal and the store with each writer count, ack latency at half load, and
+ * a store with many tasks. Measures only; showing the results is the caller's.
+ */
+public final class StoreBenchmark {
+
+  /** The writer count whose throughput sets the half load, when it was measured. */
+  private static final int HALF_LOAD_WRITERS = 4;
+
+  /** A short run of each path first, so the first measurement is not of the JIT compiler. */
+  private static final double WARM_UP_SECONDS = 1;
+
+  private StoreBenchmark() {}
+
+  /** Runs the benchmark in a new folder under {@code options.parent()}. */
+  public static BenchReport run(BenchOptions options, BenchListener listener) throws IOException {
+    Path folder = Files.createTempDirectory(Files.createDirectories(options.parent()),
+        ".fsm-bench-");
+    try {
+      return run(folder, options, listener);
+    } finally {
+      delete(folder);
+    }
+  }
+
+  private static BenchReport run(Path folder, BenchOptions options, BenchListener listener)
+      throws IOException {
+    BenchTasks tasks = new BenchTasks(options.contextBytes());
+    int recordBytes = tasks.transitionRecordBytes();
+    List<Integer> writers = options.writers();
+    int[] runs = {0};
+
+    listener.phase("warming up");
+    LogBench.run(folder.resolve("warm-up-log"), HALF_LOAD_WRITERS, WARM_UP_SECONDS, recordBytes);
+    List<Throughput> bareLog = new ArrayList<>();
+    for (int w : writers) {
+      listener.phase("bare log, " + w + (w == 1 ? " writer" : " writers"));
+      bareLog.add(LogBench.run(folder.resolve("log-" + runs[0]++), w, options.seconds(),
+          recordBytes));
+    }
+
+    List<Throughput> store = new ArrayList<>();
+    HalfLoad halfLoad;
+    try (EmbeddedStore s = EmbeddedStore.open(folder.resolve("transitions"),
+        EmbeddedStoreOptions.defaults().purpose("fsm bench"))) {
+      StoreBench bench = new StoreBench(s, tasks, options.claimBatch());
+      bench.createPool(StoreBench.poolSize(Collections.max(writers), options.claimBatch()),
+          options.createBatch());
+      bench.closedLoop(HALF_LOAD_WRITERS, WARM_UP_SECONDS);
+      for (int w : writers) {
+        listener.phase("store, " + w + (w == 1 ? " writer" : " writers"));
+        store.add(bench.closedLoop(w, options.seconds()));
+      }
+      Throughput basis = halfLoadBasis(store);
+      double offered = basis.perSecond() / 2;
+      listener.phase(String.format("store at half load: %d writers paced to %,.0f transitions/s",
+          HALF_LOAD_WRITERS, offered));
+      halfLoad = bench.paced(HALF_LOAD_WRITERS, basis.writers(), offered, options.seconds());
+    }
+
+    ScaleResult scale = ScaleBench.run(folder.resolve("tasks"), options, tasks, listener);
+    return new BenchReport(options, folder, fileSystem(folder),
+        Runtime.getRuntime().availableProcessors(), recordBytes, bareLog, store, halfLoad, scale);
+  }
+
+  /**
+   * The throughput halved for the half-load run: the 4-writer one, else the measured writer
+   * count nearest to 4.
+   */
+  static Throughput halfLoadBasis(List<Throughput> store) {
+    return store.stream().min(Comparator.comparingInt(
+        (Throughput t) -> Math.abs(t.writers() - HALF_LOAD_WRITERS))
+        .thenComparingInt(Throughput::writers)).orElseThrow();
+  }
+
+  private static String fileSystem(Path folder) {
+    try {
+      return Files.getFileStore(folder).type();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static void delete(Path folder) throws IOException {
+    try (Stream<Path> files = Files.walk(folder)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
