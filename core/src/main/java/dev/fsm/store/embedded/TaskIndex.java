@@ -302,4 +302,18 @@ final class TaskIndex implements AutoCloseable {
     DB.TreeSetMaker<E> maker = db.treeSet(name, serializer);
     return create ? maker.create() : maker.open();
   }
+
+  /**
+   * Every collection but the bookkeeping in {@code meta}, by name in name order, for {@link
+   * StoreCheck} to compare two indexes entry by entry.
+   */
+  java.util.SortedMap<String, Object> collections() {
+    java.util.SortedMap<String, Object> all = new java.util.TreeMap<>();
+    for (String name : db.getAllNames()) {
+      if (!name.equals("meta")) {
+        all.put(name, db.get(name));
+      }
+    }
+    return all;
+  }
 }
