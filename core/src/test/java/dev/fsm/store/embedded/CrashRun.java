@@ -26,8 +26,11 @@ final class CrashRun {
 
   static Lines killAtRandom(Path folder, int run, Random random, Path errors) {
     boolean early = random.nextInt(4) == 0;
-    int acks = 1 + random.nextInt(150);
-    Process writer = start(folder, run, random.nextLong(), errors);
+    // Half the early kills land in a rebuild the writer was asked for; the test's clean close
+    // leaves nothing else to rebuild.
+    boolean rebuild = early && random.nextBoolean();
+    int acks = 1 + random.nextInt(100);
+    Process writer = start(folder, run, random.nextLong(), rebuild, errors);
     List<String> lines = new ArrayList<>();
     String how;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(),
@@ -36,7 +39,8 @@ final class CrashRun {
         await(out, lines, "O .", 1, writer, errors);
         int delay = random.nextInt(400);
         Thread.sleep(delay);
-        how = "killed " + delay + " ms after it began to open the store";
+        how = "killed " + delay + " ms after it began to open the store"
+            + (rebuild ? " with a rebuild" : "");
       } else {
         await(out, lines, "A ", acks, writer, errors);
         how = "killed after " + acks + " acknowledged changes";
@@ -61,12 +65,13 @@ final class CrashRun {
     return new Lines(lines.stream().filter(l -> l.endsWith(" .")).toList(), how);
   }
 
-  private static Process start(Path folder, int run, long seed, Path errors) {
+  private static Process start(Path folder, int run, long seed, boolean rebuild, Path errors) {
     try {
       return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
           .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
           "-cp", System.getProperty("java.class.path"), CrashWriter.class.getName(),
-          folder.toString(), Integer.toString(run), Long.toString(seed), "4")
+          folder.toString(), Integer.toString(run), Long.toString(seed), "4",
+          rebuild ? "--rebuild" : "--reuse")
           .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile())).start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -23,7 +23,8 @@ import java.util.Random;
  * R} (open and ready), {@code I THREAD KEY=WORD...} (an intent; see {@link Expect}), {@code A
  * THREAD} (that thread's last intent is acknowledged).
  *
- * <p>Arguments: store folder, run number (makes new task ids unique), seed, threads.
+ * <p>Arguments: store folder, run number (makes new task ids unique), seed, threads, and
+ * {@code --rebuild} to rebuild the index at open as {@code fsm store rebuild} does.
  */
 public final class CrashWriter {
 
@@ -36,11 +37,11 @@ public final class CrashWriter {
   private static final FileOutputStream OUT = new FileOutputStream(FileDescriptor.out);
 
   /** The parsed command line. */
-  record Args(Path folder, int run, long seed, int threads) {
+  record Args(Path folder, int run, long seed, int threads, boolean rebuild) {
 
     static Args parse(String[] args) {
       return new Args(Path.of(args[0]), Integer.parseInt(args[1]), Long.parseLong(args[2]),
-          Integer.parseInt(args[3]));
+          Integer.parseInt(args[3]), args.length > 4 && args[4].equals("--rebuild"));
     }
   }
 
@@ -53,7 +54,8 @@ public final class CrashWriter {
       Runtime.getRuntime().halt(3);
     });
     line("O");
-    EmbeddedStore store = EmbeddedStore.open(args.folder());
+    EmbeddedStore store = EmbeddedStore.open(args.folder(),
+        EmbeddedStoreOptions.defaults().forceRebuild(args.rebuild()));
     // Tasks left runnable by the last run lost their lease at open; leasing them to nobody in
     // particular keeps every claim below to the one task its thread just made due.
     store.claim("sweep", Integer.MAX_VALUE, NOW, LEASE);
