@@ -2,6 +2,7 @@ package dev.fsm.cli;
 
 import dev.fsm.cli.verb.Bench;
 import dev.fsm.cli.verb.Validate;
+import dev.fsm.cli.verb.store.Store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Spec;
     description = "Describe a process as a YAML machine of states and events; fsm validates it"
         + " and runs task instances through it, durably.",
     footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
-    subcommands = {Validate.class, Bench.class, CommandLine.HelpCommand.class})
+    subcommands = {Validate.class, Bench.class, Store.class, CommandLine.HelpCommand.class})
 public final class Fsm implements Runnable {
 
   @Mixin GlobalOptions global;

@@ -69,6 +69,6 @@ final class BenchTasks {
     Instant now = Instant.now();
     Task t = runnable(0, 1, now).get(0);
     Change c = succeeded(t, "bench/w1", now.plusMillis(5));
-    return StoreEventCodec.encode(new StoreEvent.Changed(c.next(), c.entry())).length;
+    return StoreEventCodec.encode(new StoreEvent.Changed(c.next(), c.entry(), 1)).length;
   }
 }

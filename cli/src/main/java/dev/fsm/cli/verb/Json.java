@@ -6,11 +6,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 
 /** Prints one JSON document; Jackson is loaded only when JSON output is asked for. */
-final class Json {
+public final class Json {
 
   private Json() {}
 
-  static void print(PrintWriter out, Object document) {
+  /** Prints {@code document} as indented JSON. */
+  public static void print(PrintWriter out, Object document) {
     try {
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
           .writeValueAsString(document));

@@ -9,8 +9,11 @@ import dev.fsm.task.Transition;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.NavigableSet;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.mapdb.BTreeMap;
 import org.mapdb.DB;
 import org.mapdb.DBException;
@@ -375,5 +378,25 @@ final class TaskIndex implements AutoCloseable {
       boolean create) {
     DB.TreeSetMaker<E> maker = db.treeSet(name, serializer).maxNodeSize(NODE);
     return create ? maker.create() : maker.open();
+  }
+
+  /**
+   * Every collection of the index by name, for comparing two indexes entry by entry. The group
+   * counts, which live on the heap and reach MapDB only at a clean close, appear as a sorted map
+   * of "machine/state/status" to count.
+   */
+  SortedMap<String, Object> collections() {
+    SortedMap<String, Object> all = new TreeMap<>();
+    for (String name : db.getAllNames()) {
+      if (!name.equals("meta") && !name.equals("counts")) {
+        all.put(name, db.get(name));
+      }
+    }
+    SortedMap<String, Long> counted = new TreeMap<>(Comparator.naturalOrder());
+    for (TaskCount c : groups.counts()) {
+      counted.put(c.machine() + "/" + c.state() + "/" + c.status().word(), c.count());
+    }
+    all.put("counts", counted);
+    return all;
   }
 }
