@@ -60,11 +60,8 @@ final class TaskIndex implements AutoCloseable {
   private final BTreeMap<Object[], byte[]> versions;
   private final BTreeMap<String, Long> meta;
 
-  /**
-   * The task last read or written: a change reads its task to check it and again to apply it,
-   * and each read of the index decodes whole B-tree nodes.
-   */
-  private Task recent;
+  /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
+  private final RecentTasks recent = new RecentTasks(8192);
 
   private TaskIndex(DB db, boolean create) {
     this.db = db;
@@ -165,14 +162,20 @@ final class TaskIndex implements AutoCloseable {
       }
     } else if (event instanceof StoreEvent.Changed c) {
       replace(c.task());
-      history.put(IndexKeys.history(c.task().id(), c.historyIndex()),
-          TransitionCodec.encode(c.entry()));
+      String id = c.task().id();
+      RecentTasks.Entry known = recent.get(id);
+      history.put(IndexKeys.history(id, c.historyIndex()), TransitionCodec.encode(c.entry()));
+      // Replayed over a checkpoint, an entry may be one the task already has.
+      if (known != null && known.historyLength() >= 0) {
+        recent.historyLength(id, Math.max(known.historyLength(), c.historyIndex() + 1));
+      }
     } else if (event instanceof StoreEvent.Restored r) {
       String id = r.task().id();
       replace(r.task());
       for (int i = 0; i < r.history().size(); i++) {
         history.put(IndexKeys.history(id, i), TransitionCodec.encode(r.history().get(i)));
       }
+      recent.forget(id);
     } else if (event instanceof StoreEvent.Leased l) {
       for (Task t : l.tasks()) {
         replace(t);
@@ -184,15 +187,17 @@ final class TaskIndex implements AutoCloseable {
   }
 
   Task get(String id) {
-    if (recent != null && recent.id().equals(id)) {
-      return recent;
+    RecentTasks.Entry known = recent.get(id);
+    if (known != null) {
+      return known.task();
     }
     byte[] bytes = tasks.get(IndexKeys.id(id));
     if (bytes == null) {
       return null;
     }
-    recent = decode(bytes);
-    return recent;
+    Task t = decode(bytes);
+    recent.stored(t);
+    return t;
   }
 
   boolean contains(String id) {
@@ -346,12 +351,14 @@ final class TaskIndex implements AutoCloseable {
    * that stores it gives what it replaces.
    */
   private void replace(Task next) {
-    Task known = recent;
-    recent = null;
+    RecentTasks.Entry known = recent.get(next.id());
+    recent.forget(next.id());
     byte[] old = tasks.put(IndexKeys.id(next.id()), StoreEventCodec.encodeTask(next));
-    Task previous = old == null ? null
-        : known != null && known.id().equals(next.id()) ? known : decode(old);
-    recent = next;
+    Task previous = old == null ? null : known != null ? known.task() : decode(old);
+    recent.stored(next);
+    if (known != null && known.historyLength() >= 0) {
+      recent.historyLength(next.id(), known.historyLength());
+    }
     if (previous == null || !TaskQueues.samePlace(previous, next)) {
       if (previous != null) {
         queues.remove(previous);
@@ -364,6 +371,16 @@ final class TaskIndex implements AutoCloseable {
 
   /** How many history entries the task has: the place of its next one. */
   int historyLength(String id) {
+    RecentTasks.Entry known = recent.get(id);
+    if (known != null && known.historyLength() >= 0) {
+      return known.historyLength();
+    }
+    int length = storedHistoryLength(id);
+    recent.historyLength(id, length);
+    return length;
+  }
+
+  private int storedHistoryLength(String id) {
     byte[] last = history.lowerKey(IndexKeys.historyEnd(id));
     return last != null && last.length == IndexKeys.historyOf(id).length + 4
         && IndexKeys.startsWith(last, IndexKeys.historyOf(id))
