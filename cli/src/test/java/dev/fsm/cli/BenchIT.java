@@ -26,10 +26,10 @@ class BenchIT {
     JsonNode doc = new ObjectMapper().readTree(r.out());
     assertThat(fieldNames(doc)).containsExactly("tasks", "context_bytes", "seconds_per_measure",
         "writers", "claim_batch", "create_batch", "record_bytes", "cores", "file_system",
-        "bare_log", "store", "half_load", "at_scale", "targets");
+        "bare_log", "store", "store_batched", "half_load", "at_scale", "targets");
     assertThat(doc.get("tasks").asInt()).isEqualTo(2000);
     assertThat(doc.get("record_bytes").asInt()).isGreaterThan(200);
-    for (String part : List.of("bare_log", "store")) {
+    for (String part : List.of("bare_log", "store", "store_batched")) {
       assertThat(doc.get(part)).hasSize(2);
       assertThat(doc.get(part).get(0).get("writers").asInt()).isEqualTo(1);
       assertThat(doc.get(part).get(1).get("writers").asInt()).isEqualTo(4);
@@ -39,7 +39,8 @@ class BenchIT {
           "records_per_second");
       assertThat(b.get("records").asLong()).isPositive();
     }
-    for (JsonNode s : doc.get("store")) {
+    for (JsonNode s : List.of(doc.get("store").get(0), doc.get("store").get(1),
+        doc.get("store_batched").get(0), doc.get("store_batched").get(1))) {
       assertThat(fieldNames(s)).containsExactly("writers", "transitions", "seconds",
           "transitions_per_second", "ratio_to_bare_log");
       assertThat(s.get("transitions").asLong()).isPositive();
@@ -67,7 +68,8 @@ class BenchIT {
     assertThat(scale.get("reopen_rebuilt").asBoolean()).isFalse();
     assertThat(scale.get("rebuild_records").asLong()).isEqualTo(2);
     assertThat(doc.get("targets")).extracting(t -> t.get("measure").asText()).containsExactly(
-        "store_1_writers", "store_4_writers", "half_load_p99", "bytes_per_task", "heap_used",
+        "store_1_writers", "store_4_writers", "store_batched_1_writers",
+        "store_batched_4_writers", "half_load_p99", "bytes_per_task", "heap_used",
         "reopen", "rebuild");
     assertThat(r.err()).contains("bench: bare log, 4 writers...")
         .contains("bench: store, 1 writer...").doesNotContain("\r");

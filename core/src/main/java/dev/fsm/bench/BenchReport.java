@@ -13,17 +13,19 @@ import java.util.Optional;
  * @param cores processors available to the JVM
  * @param recordBytes the size of one transition's journal record, as written by the bare log
  * @param bareLog the journal alone, per writer count
- * @param store store transitions, per writer count, in the same order
+ * @param store store transitions recorded one by one, per writer count, in the same order
+ * @param storeBatched store transitions recorded a claimed batch at a time, likewise
  * @param halfLoad ack latency at half of the measured throughput
  * @param scale the store with many tasks
  */
 public record BenchReport(BenchOptions options, Path folder, String fileSystem, int cores,
-    int recordBytes, List<Throughput> bareLog, List<Throughput> store, HalfLoad halfLoad,
-    ScaleResult scale) {
+    int recordBytes, List<Throughput> bareLog, List<Throughput> store,
+    List<Throughput> storeBatched, HalfLoad halfLoad, ScaleResult scale) {
 
   public BenchReport {
     bareLog = List.copyOf(bareLog);
     store = List.copyOf(store);
+    storeBatched = List.copyOf(storeBatched);
   }
 
   /** The store's transitions/s over the bare log's records/s with as many writers. */

@@ -1,11 +1,13 @@
 package dev.fsm.bench;
 
 import dev.fsm.store.Store;
+import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
@@ -45,6 +47,23 @@ final class StoreBench {
     for (int from = 0; from < size; from += createBatch) {
       store.create(tasks.runnable(from, Math.min(createBatch, size - from), now));
     }
+  }
+
+  /**
+   * Transitions/s with {@code writers} writers, each recording its claimed batch's outcomes with
+   * one {@code recordAll} call (one durable write), as a runner completing a batch does.
+   */
+  Throughput closedLoopBatched(int writers, double seconds) {
+    return Writers.closedLoop(writers, seconds, writer -> {
+      String owner = owner(writer);
+      List<Task> claimed = store.claim(owner, claimBatch, Instant.now(), LEASE);
+      List<Change> outcomes = new ArrayList<>(claimed.size());
+      for (Task t : claimed) {
+        outcomes.add(tasks.succeeded(t, owner, Instant.now()));
+      }
+      store.recordAll(owner, outcomes);
+      return claimed.size();
+    });
   }
 
   /** Transitions/s with {@code writers} writers, each finishing the batch it holds at the end. */

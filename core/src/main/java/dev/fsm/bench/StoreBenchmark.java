@@ -54,6 +54,7 @@ public final class StoreBenchmark {
     }
 
     List<Throughput> store = new ArrayList<>();
+    List<Throughput> storeBatched = new ArrayList<>();
     HalfLoad halfLoad;
     try (EmbeddedStore s = EmbeddedStore.open(folder.resolve("transitions"),
         EmbeddedStoreOptions.defaults().purpose("fsm bench"))) {
@@ -65,6 +66,10 @@ public final class StoreBenchmark {
         listener.phase("store, " + w + (w == 1 ? " writer" : " writers"));
         store.add(bench.closedLoop(w, options.seconds()));
       }
+      for (int w : writers) {
+        listener.phase("store, " + w + (w == 1 ? " writer" : " writers") + ", batched outcomes");
+        storeBatched.add(bench.closedLoopBatched(w, options.seconds()));
+      }
       Throughput basis = halfLoadBasis(store);
       double offered = basis.perSecond() / 2;
       listener.phase(String.format("store at half load: %d writers paced to %,.0f transitions/s",
@@ -74,7 +79,8 @@ public final class StoreBenchmark {
 
     ScaleResult scale = ScaleBench.run(folder.resolve("tasks"), options, tasks, listener);
     return new BenchReport(options, folder, fileSystem(folder),
-        Runtime.getRuntime().availableProcessors(), recordBytes, bareLog, store, halfLoad, scale);
+        Runtime.getRuntime().availableProcessors(), recordBytes, bareLog, store, storeBatched,
+        halfLoad, scale);
   }
 
   /**

@@ -88,6 +88,10 @@ public final class Targets {
       r.bareLog(s.writers()).ifPresent(b -> checks.add(new Check(
           "store_" + s.writers() + "_writers", storeTarget(s.writers()), storeMet(s, b))));
     }
+    for (Throughput s : r.storeBatched()) {
+      r.bareLog(s.writers()).ifPresent(b -> checks.add(new Check("store_batched_"
+          + s.writers() + "_writers", storeTarget(s.writers()), storeMet(s, b))));
+    }
     ScaleResult s = r.scale();
     checks.add(new Check("half_load_p99", HALF_LOAD_TARGET, halfLoadMet(r.halfLoad())));
     checks.add(new Check("bytes_per_task", BYTES_TARGET, bytesMet(s)));

@@ -48,6 +48,15 @@ public interface Store extends AutoCloseable {
   void record(String owner, Change change);
 
   /**
+   * Records the outcomes of several attempts, in order, each as {@link #record} would, and makes
+   * them durable together: how a runner completes a batch of claimed tasks with one write.
+   *
+   * @return the ids of changes not recorded because {@code owner} no longer held the task's lease
+   *     or the task no longer exists; the others are recorded
+   */
+  Set<String> recordAll(String owner, List<Change> changes);
+
+  /**
    * Atomically reads a task, computes a change from it, and records that change. The function may
    * throw to refuse; then nothing changes and the exception reaches the caller.
    *

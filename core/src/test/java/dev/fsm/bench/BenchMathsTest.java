@@ -65,12 +65,13 @@ class BenchMathsTest {
     Throughput four = new Throughput(4, 12_000, SECOND);
     BenchReport r = new BenchReport(options(List.of(1, 4)), Path.of("x"), "ext4", 2, 316,
         List.of(bare, new Throughput(4, 13_000, SECOND)), List.of(bare, four),
-        new HalfLoad(4, 4, 6_000, four, new Latency(100, 1, 30, 40)),
+        List.of(new Throughput(4, 9_000, SECOND)), new HalfLoad(4, 4, 6_000, four, new Latency(100, 1, 30, 40)),
         scale(new DiskUse(1, 1, 1), 10, 1));
     assertThat(Targets.check(r)).extracting(Targets.Check::key, Targets.Check::met)
         .containsExactly(
             tuple("store_1_writers", true),
             tuple("store_4_writers", true),
+            tuple("store_batched_4_writers", false),
             tuple("half_load_p99", false),
             tuple("bytes_per_task", true),
             tuple("heap_used", true),

@@ -295,6 +295,42 @@ public abstract class StoreContractTest {
 
 
   @Test
+  void recordAllStoresEveryHeldOutcomeAndNamesTheOnesItCouldNot() {
+    List<Task> batch = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      batch.add(runnable("t" + i, T0));
+    }
+    store.create(batch);
+    List<Task> claimed = store.claim("r1", 5, T0, LEASE);
+    store.update("t3", t -> Commands.apply(t, Command.PAUSE, by("ann"), T0.plusSeconds(1)));
+    List<Change> outcomes = new ArrayList<>();
+    for (Task t : claimed) {
+      Lease keep = t.id().equals("t0") ? new Lease("r1", T0.plus(LEASE)) : null;
+      outcomes.add(moved(t, "pack", T0.plusSeconds(2), "r1/w1", keep));
+    }
+    Change second = moved(outcomes.get(0).next(), "bill", T0.plusSeconds(3), "r1/w1", null);
+    outcomes.add(second);
+    outcomes.add(moved(runnable("ghost", T0), "pack", T0.plusSeconds(2), "r1/w1", null));
+
+    assertThat(store.recordAll("r1", outcomes)).as("paused, so no longer r1's; never created")
+        .containsExactly("t3", "ghost");
+    assertThat(store.recordAll("r1", List.of())).isEmpty();
+    reopen();
+
+    assertThat(store.get("t0")).contains(second.next());
+    assertThat(store.history("t0")).containsExactly(outcomes.get(0).entry(), second.entry());
+    for (String id : List.of("t1", "t2", "t4")) {
+      assertThat(store.get(id)).get().extracting(Task::state).isEqualTo("pack");
+      assertThat(store.history(id)).hasSize(1);
+    }
+    assertThat(store.get("t3")).get().extracting(Task::status).isEqualTo(TaskStatus.PAUSED);
+    assertThat(store.get("ghost")).isEmpty();
+    assertThat(store.recordAll("r2", List.of(moved(second.next(), "ship", T0.plusSeconds(4),
+        "r2", null)))).as("never r2's").containsExactly("t0");
+    assertThat(store.history("t0")).hasSize(2);
+  }
+
+  @Test
   void updateAppliesOperatorCommandsToTheCurrentTask() {
     store.create(List.of(runnable("t1", T0)));
     AtomicReference<Task> seen = new AtomicReference<>();

@@ -33,16 +33,8 @@ final class BenchJson {
       m.put("records_per_second", round(b.perSecond()));
       return m;
     }).toList());
-    doc.put("store", r.store().stream().map(s -> {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("writers", s.writers());
-      m.put("transitions", s.operations());
-      m.put("seconds", s.nanos() / 1e9);
-      m.put("transitions_per_second", round(s.perSecond()));
-      m.put("ratio_to_bare_log", r.bareLog(s.writers())
-          .map(b -> round(BenchReport.ratio(s, b) * 1000) / 1000).orElse(null));
-      return m;
-    }).toList());
+    doc.put("store", r.store().stream().map(s -> store(r, s)).toList());
+    doc.put("store_batched", r.storeBatched().stream().map(s -> store(r, s)).toList());
     doc.put("half_load", halfLoad(r.halfLoad()));
     doc.put("at_scale", scale(r.scale()));
     doc.put("targets", targets(Targets.check(r)));
@@ -96,5 +88,16 @@ final class BenchJson {
 
   private static double round(double d) {
     return Math.round(d * 10) / 10.0;
+  }
+
+  private static Map<String, Object> store(BenchReport r, Throughput s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("writers", s.writers());
+    m.put("transitions", s.operations());
+    m.put("seconds", s.nanos() / 1e9);
+    m.put("transitions_per_second", round(s.perSecond()));
+    m.put("ratio_to_bare_log", r.bareLog(s.writers())
+        .map(b -> round(BenchReport.ratio(s, b) * 1000) / 1000).orElse(null));
+    return m;
   }
 }

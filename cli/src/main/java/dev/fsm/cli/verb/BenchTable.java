@@ -30,12 +30,10 @@ final class BenchTable {
           f("%,.0f records/s", b.perSecond()), NONE, NONE});
     }
     for (Throughput s : r.store()) {
-      String ratio = r.bareLog(s.writers()).map(b -> f(" (%.2f× bare log)",
-          BenchReport.ratio(s, b))).orElse("");
-      boolean met = r.bareLog(s.writers()).map(b -> Targets.storeMet(s, b)).orElse(false);
-      rows.add(new String[] {"store, " + writers(s.writers()),
-          f("%,.0f transitions/s", s.perSecond()) + ratio, Targets.storeTarget(s.writers()),
-          yesNo(met)});
+      rows.add(storeRow(r, s, ""));
+    }
+    for (Throughput s : r.storeBatched()) {
+      rows.add(storeRow(r, s, ", batched outcomes"));
     }
     HalfLoad h = r.halfLoad();
     rows.add(new String[] {f("ack latency at half load (%d writers, %,.0f/s offered)",
@@ -89,5 +87,14 @@ final class BenchTable {
 
   private static String f(String format, Object... args) {
     return String.format(Locale.ROOT, format, args);
+  }
+
+  private static String[] storeRow(BenchReport r, Throughput s, String how) {
+    String ratio = r.bareLog(s.writers()).map(b -> f(" (%.2f× bare log)",
+        BenchReport.ratio(s, b))).orElse("");
+    boolean met = r.bareLog(s.writers()).map(b -> Targets.storeMet(s, b)).orElse(false);
+    return new String[] {"store, " + writers(s.writers()) + how,
+        f("%,.0f transitions/s", s.perSecond()) + ratio, Targets.storeTarget(s.writers()),
+        yesNo(met)};
   }
 }

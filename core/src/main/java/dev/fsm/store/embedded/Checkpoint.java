@@ -28,8 +28,13 @@ final class Checkpoint {
   /** The snapshot's name in the store folder. */
   static final String FILE = "snapshot";
 
-  /** Tasks copied per hold of the lock: short holds, so writers barely notice a checkpoint. */
-  private static final int CHUNK = 512;
+  /**
+   * At most this many tasks, and about this many bytes of them with their histories, are copied
+   * per hold of the lock: short holds, so writers barely notice a checkpoint even when tasks
+   * have long histories.
+   */
+  private static final int CHUNK = 256;
+  private static final int CHUNK_BYTES = 256 << 10;
 
   private Checkpoint() {}
 
@@ -106,9 +111,15 @@ final class Checkpoint {
         versionsDone = true;
       }
       List<Task> chunk = index.tasksAfter(lastId, CHUNK);
+      long bytes = 0;
       for (Task t : chunk) {
-        ready.add(StoreEventCodec.encode(new StoreEvent.Restored(t, index.history(t.id()))));
+        byte[] copy = StoreEventCodec.encode(new StoreEvent.Restored(t, index.history(t.id())));
+        ready.add(copy);
         lastId = t.id();
+        bytes += copy.length;
+        if (bytes >= CHUNK_BYTES) {
+          return null;
+        }
       }
       tasksDone = chunk.size() < CHUNK;
       return null;

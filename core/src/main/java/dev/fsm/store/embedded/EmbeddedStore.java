@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -174,6 +175,25 @@ public final class EmbeddedStore implements Store {
         throw new LeaseLostException(id, owner);
       }
       return gate.commit(null, records.changed(change, index.historyLength(id)));
+    });
+  }
+
+  @Override
+  public Set<String> recordAll(String owner, List<Change> changes) {
+    return durably(() -> {
+      Set<String> lost = new LinkedHashSet<>();
+      Pending<Set<String>> last = Pending.unchanged(lost);
+      for (Change change : changes) {
+        String id = change.next().id();
+        Task current = index.get(id);
+        if (current == null || !current.leasedTo(owner, change.entry().time())) {
+          lost.add(id);
+        } else {
+          // Journal records become durable in order, so waiting for the last waits for all.
+          last = gate.commit(lost, records.changed(change, index.historyLength(id)));
+        }
+      }
+      return last;
     });
   }
 

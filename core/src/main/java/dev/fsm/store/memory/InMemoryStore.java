@@ -20,6 +20,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
@@ -138,6 +139,23 @@ public final class InMemoryStore implements Store {
         throw new LeaseLostException(id, owner);
       }
       apply(change);
+    }
+  }
+
+  @Override
+  public Set<String> recordAll(String owner, List<Change> changes) {
+    synchronized (lock) {
+      ensureOpen();
+      Set<String> lost = new LinkedHashSet<>();
+      for (Change change : changes) {
+        Task current = tasks.get(change.next().id());
+        if (current == null || !current.leasedTo(owner, change.entry().time())) {
+          lost.add(change.next().id());
+        } else {
+          apply(change);
+        }
+      }
+      return lost;
     }
   }
 
