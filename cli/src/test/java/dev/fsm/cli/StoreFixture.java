@@ -1,6 +1,7 @@
 package dev.fsm.cli;
 
 import dev.fsm.store.embedded.EmbeddedStore;
+import dev.fsm.store.embedded.KeySerializer;
 import dev.fsm.store.embedded.StoreEventCodec;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
@@ -87,7 +88,7 @@ public final class StoreFixture {
     try {
       // Task keys in the index are the ids' UTF-8 bytes.
       BTreeMap<byte[], byte[]> tasks =
-          db.treeMap("tasks", Serializer.BYTE_ARRAY, Serializer.BYTE_ARRAY).open();
+          db.treeMap("tasks", KeySerializer.INSTANCE, Serializer.BYTE_ARRAY).open();
       byte[] key = id.getBytes(StandardCharsets.UTF_8);
       Task t = StoreEventCodec.decodeTask(tasks.get(key));
       tasks.put(key, StoreEventCodec.encodeTask(new Task(t.id(), t.machine(), t.version(),

@@ -34,15 +34,12 @@ import org.mapdb.serializer.SerializerArrayTuple;
 final class TaskIndex implements AutoCloseable {
 
   /** Bumped when the index's layout changes; an index of another format is rebuilt. */
-  static final long FORMAT = 2;
+  static final long FORMAT = 3;
 
   private static final String FORMAT_KEY = "format";
   private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
 
-  /**
-   * Every key is bytes (see {@link IndexKeys}), prefix-compressed within a node: ids and slots
-   * in one node share most of their bytes.
-   */
+  /** Every key is bytes (see {@link IndexKeys}); history values, short, sit in nodes too. */
   /**
    * Keys per B-tree node. MapDB decodes and rewrites a whole node per visit, so smaller nodes
    * would be cheaper per visit, but measured with 200k tasks: nodes of 8 or 16 keys made changes
@@ -50,7 +47,7 @@ final class TaskIndex implements AutoCloseable {
    * smaller.
    */
   private static final int NODE = 64;
-  private static final GroupSerializer<byte[]> KEY = Serializer.BYTE_ARRAY;
+  private static final GroupSerializer<byte[]> KEY = KeySerializer.INSTANCE;
 
   private final DB db;
   private final BTreeMap<byte[], byte[]> tasks;
@@ -71,7 +68,7 @@ final class TaskIndex implements AutoCloseable {
         set(db, "otherLeases", KEY, create));
     this.groups = new TaskGroups(set(db, "groups", KEY, create),
         map(db.treeMap("counts", KEY, Serializer.LONG), create));
-    this.history = map(db.treeMap("history", KEY, Serializer.BYTE_ARRAY).maxNodeSize(NODE), create);
+    this.history = map(db.treeMap("history", KEY, KEY).maxNodeSize(NODE), create);
     this.versions = map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
         create);

@@ -54,7 +54,7 @@ class StoreCheckTest {
     }
     DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE));
     try {
-      var tasks = db.treeMap("tasks", Serializer.BYTE_ARRAY, Serializer.BYTE_ARRAY).open();
+      var tasks = db.treeMap("tasks", KeySerializer.INSTANCE, Serializer.BYTE_ARRAY).open();
       Task t = TaskIndex.decode(tasks.get(IndexKeys.id("w-05")));
       tasks.put(IndexKeys.id("w-05"), StoreEventCodec.encodeTask(new Task(t.id(), t.machine(), t.version(),
           "forged", TaskStatus.COMPLETED, t.context(), t.attempt(), t.errors(), t.created(),
@@ -86,7 +86,7 @@ class StoreCheckTest {
     }
     DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE));
     try {
-      db.treeMap("history", Serializer.BYTE_ARRAY, Serializer.BYTE_ARRAY).open().clear();
+      db.treeMap("history", KeySerializer.INSTANCE, KeySerializer.INSTANCE).open().clear();
     } finally {
       db.close();
     }
