@@ -48,12 +48,15 @@ final class Checkpoint {
   static CheckpointReport take(Path folder, StoreGate gate, Journal journal, TaskIndex index,
       BooleanSupplier stop) throws IOException {
     long started = System.nanoTime();
+    String[] lastId = new String[1];
     long last = gate.locked(() -> {
       journal.roll();
+      lastId[0] = index.lastTaskId();
       return journal.lastSequence();
     });
     Path file = folder.resolve(FILE);
-    SnapshotFile.Info info = SnapshotFile.write(file, last, new Copy(gate, index, stop));
+    SnapshotFile.Info info =
+        SnapshotFile.write(file, last, new Copy(gate, index, lastId[0], stop));
     journal.deleteSegmentsBefore(last + 1);
     return new CheckpointReport(last, info.records(), Files.size(file),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -74,19 +77,27 @@ final class Checkpoint {
     private final TaskIndex index;
     private final BooleanSupplier stop;
     private final ArrayDeque<byte[]> ready = new ArrayDeque<>();
+    private final String endId;
     private String lastId;
     private boolean versionsDone;
     private boolean tasksDone;
 
-    Copy(StoreGate gate, TaskIndex index, BooleanSupplier stop) {
+    /**
+     * Copies tasks up to {@code endId}, the last id when the journal was rolled: tasks created
+     * after it are in the journal's tail, and a copy that followed them could chase a stream of
+     * new ids for as long as tasks keep coming.
+     */
+    Copy(StoreGate gate, TaskIndex index, String endId, BooleanSupplier stop) {
       this.gate = gate;
       this.index = index;
+      this.endId = endId;
       this.stop = stop;
+      this.tasksDone = endId == null;
     }
 
     @Override
     public boolean hasNext() {
-      if (ready.isEmpty() && !tasksDone) {
+      while (ready.isEmpty() && (!versionsDone || !tasksDone)) {
         if (stop.getAsBoolean()) {
           throw new CancelledException();
         }
@@ -110,9 +121,16 @@ final class Checkpoint {
         }
         versionsDone = true;
       }
+      if (tasksDone) {
+        return null;
+      }
       List<Task> chunk = index.tasksAfter(lastId, CHUNK);
       long bytes = 0;
       for (Task t : chunk) {
+        if (IndexKeys.compareIds(t.id(), endId) > 0) {
+          tasksDone = true;
+          return null;
+        }
         byte[] copy = StoreEventCodec.encode(new StoreEvent.Restored(t, index.history(t.id())));
         ready.add(copy);
         lastId = t.id();

@@ -299,6 +299,11 @@ final class TaskIndex implements AutoCloseable {
     return found;
   }
 
+  /** The id that sorts last, or null when there are no tasks. */
+  String lastTaskId() {
+    return tasks.isEmpty() ? null : IndexKeys.idAt(tasks.lastKey(), 0);
+  }
+
   /** Up to {@code max} tasks with ids after {@code afterId} (from the first when null), in order. */
   List<Task> tasksAfter(String afterId, int max) {
     List<Task> found = new ArrayList<>(Math.min(max, 1024));
