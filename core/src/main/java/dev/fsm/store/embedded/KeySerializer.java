@@ -118,36 +118,21 @@ public final class KeySerializer implements GroupSerializer<byte[]> {
 
   @Override
   public int valueArraySearch(Object keys, byte[] key) {
-    Keys k = (Keys) keys;
-    int low = 0;
-    int high = k.size() - 1;
-    while (low <= high) {
-      int mid = (low + high) >>> 1;
-      int c = Arrays.compareUnsigned(k.run, k.starts[mid], k.starts[mid + 1], key, 0,
-          key.length);
-      if (c < 0) {
-        low = mid + 1;
-      } else if (c > 0) {
-        high = mid - 1;
-      } else {
-        return mid;
-      }
-    }
-    return -(low + 1);
+    return valueArraySearch(keys, key, this);
   }
 
+  /** A binary search as {@code Arrays.binarySearch}; in place when the order is this one's. */
   @Override
   @SuppressWarnings({"rawtypes", "unchecked"})
   public int valueArraySearch(Object keys, byte[] key, Comparator comparator) {
-    if (comparator == this) {
-      return valueArraySearch(keys, key);
-    }
     Keys k = (Keys) keys;
     int low = 0;
     int high = k.size() - 1;
     while (low <= high) {
       int mid = (low + high) >>> 1;
-      int c = comparator.compare(valueArrayGet(k, mid), key);
+      int c = comparator == this
+          ? Arrays.compareUnsigned(k.run, k.starts[mid], k.starts[mid + 1], key, 0, key.length)
+          : comparator.compare(valueArrayGet(k, mid), key);
       if (c < 0) {
         low = mid + 1;
       } else if (c > 0) {
