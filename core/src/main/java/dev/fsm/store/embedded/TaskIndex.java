@@ -53,7 +53,7 @@ final class TaskIndex implements AutoCloseable {
   private final BTreeMap<byte[], byte[]> tasks;
   private final TaskQueues queues;
   private final TaskGroups groups;
-  private final BTreeMap<byte[], byte[]> history;
+  private final TaskHistories history;
   private final BTreeMap<Object[], byte[]> versions;
   private final BTreeMap<String, Long> meta;
 
@@ -68,7 +68,8 @@ final class TaskIndex implements AutoCloseable {
         set(db, "otherLeases", KEY, create));
     this.groups = new TaskGroups(set(db, "groups", KEY, create),
         map(db.treeMap("counts", KEY, Serializer.LONG), create));
-    this.history = map(db.treeMap("history", KEY, KEY).maxNodeSize(NODE), create);
+    this.history =
+        new TaskHistories(map(db.treeMap("history", KEY, KEY).maxNodeSize(NODE), create));
     this.versions = map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
         create);
@@ -142,9 +143,7 @@ final class TaskIndex implements AutoCloseable {
     }
     queues.check();
     groups.check();
-    if (!history.isEmpty()) {
-      TransitionCodec.decode(history.lastEntry().getValue());
-    }
+    history.check();
   }
 
   /**
@@ -161,7 +160,7 @@ final class TaskIndex implements AutoCloseable {
       replace(c.task());
       String id = c.task().id();
       RecentTasks.Entry known = recent.get(id);
-      history.put(IndexKeys.history(id, c.historyIndex()), TransitionCodec.encode(c.entry()));
+      history.put(id, c.historyIndex(), c.entry());
       // Replayed over a checkpoint, an entry may be one the task already has.
       if (known != null && known.historyLength() >= 0) {
         recent.historyLength(id, Math.max(known.historyLength(), c.historyIndex() + 1));
@@ -170,7 +169,7 @@ final class TaskIndex implements AutoCloseable {
       String id = r.task().id();
       replace(r.task());
       for (int i = 0; i < r.history().size(); i++) {
-        history.put(IndexKeys.history(id, i), TransitionCodec.encode(r.history().get(i)));
+        history.put(id, i, r.history().get(i));
       }
       recent.forget(id);
     } else if (event instanceof StoreEvent.Leased l) {
@@ -273,13 +272,9 @@ final class TaskIndex implements AutoCloseable {
   }
 
   List<Transition> history(String id) {
-    List<Transition> entries = new ArrayList<>();
-    for (byte[] bytes : history.subMap(IndexKeys.historyOf(id), true, IndexKeys.historyEnd(id),
-        false).values()) {
-      entries.add(TransitionCodec.decode(bytes));
-    }
-    return entries;
+    return history.of(id);
   }
+
 
   /** A machine's versions, oldest first. */
   List<MachineVersion> versions(String machine) {
@@ -377,17 +372,12 @@ final class TaskIndex implements AutoCloseable {
     if (known != null && known.historyLength() >= 0) {
       return known.historyLength();
     }
-    int length = storedHistoryLength(id);
+    int length = history.length(id);
     recent.historyLength(id, length);
     return length;
   }
 
-  private int storedHistoryLength(String id) {
-    byte[] last = history.lowerKey(IndexKeys.historyEnd(id));
-    return last != null && last.length == IndexKeys.historyOf(id).length + 4
-        && IndexKeys.startsWith(last, IndexKeys.historyOf(id))
-        ? IndexKeys.historyPlace(last) + 1 : 0;
-  }
+
 
   private static <K, V> BTreeMap<K, V> map(DB.TreeMapMaker<K, V> maker, boolean create) {
     return create ? maker.create() : maker.open();
