@@ -73,30 +73,36 @@ final class IndexOpening {
     long replayed = 0;
     if (index == null) {
       Files.deleteIfExists(file);
-      index = TaskIndex.create(file);
+      if (rebuilt) {
+        Rebuilt built = rebuild(folder, journal, file, options.progress());
+        index = built.index();
+        replayed = built.records();
+      } else {
+        index = TaskIndex.create(file);
+      }
     }
     try {
-      if (rebuilt) {
-        replayed = rebuild(folder, journal, index, options.progress());
-      }
       index.markInUse();
       int dropped = index.dropLeases();
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       Optional<String> cut = journal.recovery().clean()
           ? Optional.empty() : Optional.of(journal.recovery().summary());
       return new Opened(index, new OpenReport(rebuilt, why, replayed, dropped, millis, cut));
-    } catch (IOException | RuntimeException | Error e) {
+    } catch (RuntimeException | Error e) {
       index.close();
       throw e;
     }
   }
 
+  /** An index rebuilt from snapshot and journal, and how many records that took. */
+  record Rebuilt(TaskIndex index, long records) {}
+
   /**
-   * Fills an empty index from the last checkpoint's snapshot, when there is one, and the journal
-   * after it, as a rebuild at open does (leases are left as the records have them); returns the
-   * records applied.
+   * Builds a new index in {@code file} (which must not exist) from the last checkpoint's
+   * snapshot, when there is one, and the journal after it, as a rebuild at open does (leases are
+   * left as the records have them).
    */
-  static long rebuild(Path folder, Journal journal, TaskIndex index, RebuildProgress progress)
+  static Rebuilt rebuild(Path folder, Journal journal, Path file, RebuildProgress progress)
       throws IOException {
     Path snapshot = folder.resolve(Checkpoint.FILE);
     long last = journal.lastSequence();
@@ -105,23 +111,29 @@ final class IndexOpening {
     long covered = head.lastSequence();
     long total = head.records() + last - covered;
     if (last < covered) {
-        throw new FsmException("store " + folder + ": the journal ends at record " + last
-            + " but the snapshot covers records up to " + covered + ", so journal segments"
-            + " were removed or lost. Restore the store folder from a backup.");
+      throw new FsmException("store " + folder + ": the journal ends at record " + last
+          + " but the snapshot covers records up to " + covered + ", so journal segments"
+          + " were removed or lost. Restore the store folder from a backup.");
     }
     long[] count = {0};
-    if (covered > 0) {
-      SnapshotFile.read(snapshot, record -> apply(folder, "snapshot record " + (count[0] + 1),
-          record, index, count, total, progress));
+    TaskIndex index = covered == 0 ? TaskIndex.create(file)
+        : TaskIndex.fromSnapshot(file, each -> SnapshotFile.read(snapshot, record -> each.accept(
+            decode(folder, "snapshot record " + (count[0] + 1), record, count, total,
+                progress))));
+    try {
+      journal.replay(covered + 1, (sequence, record) -> index.apply(decode(folder,
+          "journal record " + sequence, record, count, total, progress)));
+      progress.progress(count[0], total);
+      return new Rebuilt(index, count[0]);
+    } catch (IOException | RuntimeException | Error e) {
+      index.close();
+      throw e;
     }
-    journal.replay(covered + 1, (sequence, record) -> apply(folder, "journal record " + sequence,
-        record, index, count, total, progress));
-    progress.progress(count[0], total);
-    return count[0];
   }
 
-  private static void apply(Path folder, String what, byte[] record, TaskIndex index,
-      long[] count, long total, RebuildProgress progress) {
+  /** Decodes a record for a rebuild, counting it and telling {@code progress} now and then. */
+  private static StoreEvent decode(Path folder, String what, byte[] record, long[] count,
+      long total, RebuildProgress progress) {
     StoreEvent event;
     try {
       event = StoreEventCodec.decode(record);
@@ -130,10 +142,10 @@ final class IndexOpening {
           + e.getMessage() + "). Open the store with the fsm version that wrote it; if that was"
           + " this one, copy the folder somewhere safe and report the problem.", e);
     }
-    index.apply(event);
     if (++count[0] % PROGRESS_EVERY == 0) {
       progress.progress(count[0], total);
     }
+    return event;
   }
 
   private static TaskIndex openBounded(Path folder, Path file, long sequence, Duration timeout)

@@ -6,6 +6,7 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.NavigableSet;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.mapdb.BTreeMap;
 import org.mapdb.DB;
 import org.mapdb.DBException;
@@ -61,21 +63,79 @@ final class TaskIndex implements AutoCloseable {
   private final RecentTasks recent = new RecentTasks(8192);
 
   private TaskIndex(DB db, boolean create) {
+    this(db, create, create);
+  }
+
+  /** Opens or creates the collections; the task and history maps as {@code createBulk} says. */
+  private TaskIndex(DB db, boolean create, boolean createBulk) {
     this.db = db;
-    this.tasks = map(db.treeMap("tasks", KEY, Serializer.BYTE_ARRAY).maxNodeSize(NODE)
-        .counterEnable().valuesOutsideNodesEnable(), create);
+    this.tasks = map(tasksMaker(db), createBulk);
     this.queues = new TaskQueues(set(db, "due", KEY, create), set(db, "leases", KEY, create),
         set(db, "otherLeases", KEY, create));
     this.groups = new TaskGroups(set(db, "groups", KEY, create),
         map(db.treeMap("counts", KEY, Serializer.LONG), create));
-    this.history =
-        new TaskHistories(map(db.treeMap("history", KEY, KEY).maxNodeSize(NODE), create));
+    this.history = new TaskHistories(map(historyMaker(db), createBulk));
     this.versions = map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
         create);
     this.meta = map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create);
     if (create) {
       meta.put(FORMAT_KEY, FORMAT);
+    }
+  }
+
+  private static DB.TreeMapMaker<byte[], byte[]> tasksMaker(DB db) {
+    return db.treeMap("tasks", KEY, Serializer.BYTE_ARRAY).maxNodeSize(NODE).counterEnable()
+        .valuesOutsideNodesEnable();
+  }
+
+  private static DB.TreeMapMaker<byte[], byte[]> historyMaker(DB db) {
+    return db.treeMap("history", KEY, KEY).maxNodeSize(NODE);
+  }
+
+  /** Reads a snapshot's events, in order, to {@code each}. */
+  @FunctionalInterface
+  interface SnapshotSource {
+    void read(Consumer<StoreEvent> each) throws IOException;
+  }
+
+  /**
+   * A new index filled from a snapshot, in a file that does not exist yet. A snapshot lists
+   * tasks in key order, so the task and history maps are built bottom-up by MapDB's sink (about
+   * a third of a rebuild's work when inserted one by one, and compact where inserts leave free
+   * space); the queues and groups are then filled from the task map.
+   */
+  static TaskIndex fromSnapshot(Path file, SnapshotSource snapshot) throws IOException {
+    DB db = openFile(file);
+    try {
+      DB.TreeMapSink<byte[], byte[]> tasksSink = tasksMaker(db).createFromSink();
+      DB.TreeMapSink<byte[], byte[]> historySink = historyMaker(db).createFromSink();
+      List<StoreEvent> versions = new ArrayList<>();
+      snapshot.read(event -> {
+        if (event instanceof StoreEvent.Restored r) {
+          String id = r.task().id();
+          tasksSink.put(IndexKeys.id(id), StoreEventCodec.encodeTask(r.task()));
+          for (int i = 0; i < r.history().size(); i++) {
+            historySink.put(IndexKeys.history(id, i), TransitionCodec.encode(r.history().get(i)));
+          }
+        } else if (event instanceof StoreEvent.Registered) {
+          versions.add(event);
+        } else {
+          throw new IllegalArgumentException("a snapshot holds no "
+              + event.getClass().getSimpleName() + " records");
+        }
+      });
+      tasksSink.create();
+      historySink.create();
+      TaskIndex index = new TaskIndex(db, true, false);
+      versions.forEach(index::apply);
+      for (byte[] bytes : index.tasks.values()) {
+        index.place(null, decode(bytes));
+      }
+      return index;
+    } catch (IOException | RuntimeException | Error e) {
+      db.close();
+      throw e;
     }
   }
 
@@ -356,6 +416,11 @@ final class TaskIndex implements AutoCloseable {
     if (known != null && known.historyLength() >= 0) {
       recent.historyLength(next.id(), known.historyLength());
     }
+    place(previous, next);
+  }
+
+  /** Moves a task from where its previous snapshot was in the queues and groups. */
+  private void place(Task previous, Task next) {
     if (previous == null || !TaskQueues.samePlace(previous, next)) {
       if (previous != null) {
         queues.remove(previous);

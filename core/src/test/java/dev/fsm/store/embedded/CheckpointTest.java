@@ -68,6 +68,37 @@ class CheckpointTest {
   }
 
   @Test
+  void anIndexBulkBuiltFromASnapshotKeepsWorkingAndMatchesTheJournal() throws IOException {
+    Path folder = dir.resolve("store");
+    Path crashed = dir.resolve("crashed");
+    try (EmbeddedStore store = EmbeddedStore.open(folder, small())) {
+      Workload.run(store);
+      store.checkpoint();
+      Workload.copyFolder(folder, crashed);
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(crashed)) {
+      assertThat(store.openReport().rebuilt()).isTrue();
+      List<Task> more = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        more.add(Workload.task(String.format("w-%02d-more-%03d", i % 60, i)));
+      }
+      store.create(more);
+      for (Task t : store.claim("r3", 500, Workload.FAR, LEASE)) {
+        store.update(t.id(), current -> Commands.apply(current, Command.SLEEP,
+            new Commands.Request(Workload.FAR.plusSeconds(3600), "after a bulk rebuild", "ann"),
+            T0.plusSeconds(300)));
+      }
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(crashed)) {
+      assertThat(store.openReport().rebuilt()).as("closed cleanly").isFalse();
+      StoreCheckReport check = StoreCheck.run(store, java.time.Duration.ofSeconds(30),
+          RebuildProgress.NONE);
+      assertThat(check.matches()).as("%s", check).isTrue();
+      assertThat(check.tasks()).isEqualTo(360);
+    }
+  }
+
+  @Test
   void aCheckpointTakenWhileWritersWorkLosesNothing() throws Exception {
     Path folder = dir.resolve("store");
     Path rebuilt = dir.resolve("rebuilt");
