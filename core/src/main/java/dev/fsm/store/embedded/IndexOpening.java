@@ -71,12 +71,14 @@ final class IndexOpening {
     }
     boolean rebuilt = index == null && !fresh;
     long replayed = 0;
+    boolean fromSnapshot = false;
     if (index == null) {
       Files.deleteIfExists(file);
       if (rebuilt) {
         Rebuilt built = rebuild(folder, journal, file, options.progress());
         index = built.index();
         replayed = built.records();
+        fromSnapshot = built.fromSnapshot();
       } else {
         index = TaskIndex.create(file);
       }
@@ -87,7 +89,8 @@ final class IndexOpening {
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       Optional<String> cut = journal.recovery().clean()
           ? Optional.empty() : Optional.of(journal.recovery().summary());
-      return new Opened(index, new OpenReport(rebuilt, why, replayed, dropped, millis, cut));
+      return new Opened(index, new OpenReport(rebuilt, why, replayed, fromSnapshot, dropped,
+          millis, cut));
     } catch (RuntimeException | Error e) {
       index.close();
       throw e;
@@ -95,7 +98,7 @@ final class IndexOpening {
   }
 
   /** An index rebuilt from snapshot and journal, and how many records that took. */
-  record Rebuilt(TaskIndex index, long records) {}
+  record Rebuilt(TaskIndex index, long records, boolean fromSnapshot) {}
 
   /**
    * Builds a new index in {@code file} (which must not exist) from the last checkpoint's
@@ -124,7 +127,7 @@ final class IndexOpening {
       journal.replay(covered + 1, (sequence, record) -> index.apply(decode(folder,
           "journal record " + sequence, record, count, total, progress)));
       progress.progress(count[0], total);
-      return new Rebuilt(index, count[0]);
+      return new Rebuilt(index, count[0], covered > 0);
     } catch (IOException | RuntimeException | Error e) {
       index.close();
       throw e;

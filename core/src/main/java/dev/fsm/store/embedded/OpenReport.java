@@ -9,21 +9,24 @@ import java.util.Optional;
  *
  * @param rebuilt true when the index was rebuilt by replaying the journal
  * @param why what was found: why the index was rebuilt, or that it was used as is
- * @param recordsReplayed journal records applied to rebuild the index; 0 when it was not
+ * @param recordsReplayed snapshot and journal records applied to rebuild the index; 0 when it
+ *     was not
+ * @param fromSnapshot true when the rebuild started from the last checkpoint's snapshot
  * @param leasesDropped leases held under the previous owner, dropped so that their tasks can be
  *     claimed at once (SPEC section 4)
  * @param millis how long opening the index took
  * @param journalRecovery what opening the journal repaired, when it cut a torn or damaged tail
  */
-public record OpenReport(boolean rebuilt, String why, long recordsReplayed, int leasesDropped,
-    long millis, Optional<String> journalRecovery) {
+public record OpenReport(boolean rebuilt, String why, long recordsReplayed,
+    boolean fromSnapshot, int leasesDropped, long millis, Optional<String> journalRecovery) {
 
   /** One line for the user, e.g. for {@code fsm run} to print at start. */
   public String summary() {
     StringBuilder line = new StringBuilder("index: ");
     if (rebuilt) {
-      line.append(String.format(Locale.ROOT, "rebuilt from the journal because %s: %d record%s"
-          + " replayed in %d ms", why, recordsReplayed, recordsReplayed == 1 ? "" : "s", millis));
+      line.append(String.format(Locale.ROOT, "rebuilt from the %s because %s: %d record%s"
+          + " replayed in %d ms", fromSnapshot ? "snapshot and journal" : "journal", why,
+          recordsReplayed, recordsReplayed == 1 ? "" : "s", millis));
     } else {
       line.append(String.format(Locale.ROOT, "%s (%d ms)", why, millis));
     }

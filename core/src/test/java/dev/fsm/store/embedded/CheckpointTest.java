@@ -61,6 +61,8 @@ class CheckpointTest {
       assertThat(store.openReport().rebuilt()).isTrue();
       assertThat(store.openReport().recordsReplayed())
           .as("the snapshot's records and the journal's two after it").isEqualTo(63 + 2);
+      assertThat(store.openReport().summary()).startsWith("index: rebuilt from the snapshot"
+          + " and journal because the store was not closed cleanly: 65 records replayed in ");
       assertThat(Workload.read(store)).isEqualTo(Workload.withoutLeases(before));
       assertThat(store.history("w-45")).last().extracting(Transition::reason)
           .isEqualTo("after the checkpoint");
