@@ -1,6 +1,8 @@
 package dev.fsm.model;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +26,7 @@ public record Machine(
     Path file) {
 
   public Machine {
-    states = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(states));
+    states = Collections.unmodifiableMap(new LinkedHashMap<>(states));
   }
 
   /** The state with this name, if the machine has one. */

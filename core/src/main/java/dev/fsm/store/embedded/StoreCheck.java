@@ -5,12 +5,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.AbstractMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -120,7 +122,7 @@ public final class StoreCheck {
   }
 
   private static List<String> union(Set<String> a, Set<String> b) {
-    java.util.TreeSet<String> all = new java.util.TreeSet<>(a);
+    TreeSet<String> all = new TreeSet<>(a);
     all.addAll(b);
     return List.copyOf(all);
   }
@@ -142,7 +144,7 @@ public final class StoreCheck {
 
       @Override
       public Map.Entry<Object, Object> next() {
-        return new java.util.AbstractMap.SimpleImmutableEntry<>(members.next(), null);
+        return new AbstractMap.SimpleImmutableEntry<>(members.next(), null);
       }
     };
   }

@@ -7,6 +7,7 @@ import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.OpenReport;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,7 +40,7 @@ public final class Rebuild implements Callable<Integer> {
       report = opened.openReport();
     }
     if (global.json()) {
-      Map<String, Object> doc = new java.util.LinkedHashMap<>();
+      Map<String, Object> doc = new LinkedHashMap<>();
       doc.put("store", global.store());
       doc.putAll(Reports.open(report));
       Json.print(out, doc);
