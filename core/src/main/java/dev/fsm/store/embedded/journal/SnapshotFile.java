@@ -41,8 +41,9 @@ public final class SnapshotFile {
   private SnapshotFile() {}
 
   /**
-   * Writes the records to {@code file.tmp}, forces it, renames it over {@code file} and forces
-   * the folder: the file is either the old snapshot or the whole new one, never a mix.
+   * Writes the records to {@code file.tmp} (with direct I/O where the file system allows it; see
+   * {@link SnapshotOutput}), forces it, renames it over {@code file} and forces the folder: the
+   * file is either the old snapshot or the whole new one, never a mix.
    */
   public static Info write(Path file, long lastSequence, Iterator<byte[]> records)
       throws IOException {
@@ -51,14 +52,11 @@ public final class SnapshotFile {
     }
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try {
-      long count;
-      try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.CREATE,
-          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-        ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
+      long count = 0;
+      try (SnapshotOutput out = SnapshotOutput.create(tmp, HEADER_BYTES)) {
         CRC32C body = new CRC32C();
         CRC32C record = new CRC32C();
-        long position = HEADER_BYTES;
-        count = 0;
+        ByteBuffer frame = ByteBuffer.allocate(FRAME_HEADER_BYTES);
         while (records.hasNext()) {
           byte[] r = Objects.requireNonNull(records.next(), "snapshot record");
           if (r.length > MAX_RECORD_BYTES) {
@@ -67,28 +65,16 @@ public final class SnapshotFile {
           }
           record.reset();
           record.update(r);
-          if (buffer.remaining() < FRAME_HEADER_BYTES) {
-            position = flush(c, buffer, position, body);
-          }
-          buffer.putInt(r.length).putInt((int) record.getValue());
-          if (buffer.remaining() < r.length) {
-            position = flush(c, buffer, position, body);
-          }
-          if (r.length <= buffer.remaining()) {
-            buffer.put(r);
-          } else {
-            body.update(r);
-            ByteBuffer whole = ByteBuffer.wrap(r);
-            Segments.writeFully(c, whole, position);
-            position += r.length;
-          }
+          frame.clear().putInt(r.length).putInt((int) record.getValue());
+          body.update(frame.array());
+          body.update(r);
+          out.write(frame.array());
+          out.write(r);
           count++;
         }
-        position = flush(c, buffer, position, body);
-        buffer.put(TRAILER_MAGIC).putInt((int) body.getValue()).flip();
-        Segments.writeFully(c, buffer, position);
-        Segments.writeFully(c, header(lastSequence, count), 0);
-        c.force(true);
+        out.write(ByteBuffer.allocate(TRAILER_BYTES).put(TRAILER_MAGIC)
+            .putInt((int) body.getValue()).flip());
+        out.finish(header(lastSequence, count));
       }
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       Segments.fsyncFolder(file.toAbsolutePath().getParent());
@@ -216,15 +202,7 @@ public final class SnapshotFile {
     return h;
   }
 
-  private static long flush(FileChannel c, ByteBuffer buffer, long position, CRC32C body)
-      throws IOException {
-    buffer.flip();
-    body.update(buffer.duplicate());
-    int n = buffer.remaining();
-    Segments.writeFully(c, buffer, position);
-    buffer.clear();
-    return position + n;
-  }
+
 
   private static FsmException bad(Path file, String problem) {
     return new FsmException("snapshot " + file + " " + problem + ". fsm cannot use it; it is the"

@@ -44,6 +44,42 @@ class SnapshotFileTest {
     assertThat(Files.exists(dir.resolve("snapshot.fsms.tmp"))).isFalse();
   }
 
+  /**
+   * Sizes around the write buffer and the file system's blocks, written directly to disk where
+   * the file system allows it and through the page cache in memory (tmpfs refuses direct I/O).
+   */
+  @Test
+  void sizesAroundBlocksAndBuffersRoundTripWithAndWithoutDirectIo() throws IOException {
+    List<Path> folders = new ArrayList<>(List.of(dir));
+    Path shm = Path.of("/dev/shm");
+    if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+      folders.add(Files.createTempDirectory(shm, "fsm-snapshot-test"));
+    }
+    int[] sizes = {0, 1, 4096 - 25 - 8 - 8, 4096 - 25 - 8 - 7, (1 << 20) - 25 - 8 - 8,
+        (1 << 20) - 25 - 8 - 7, (1 << 20) + 4096, 3 << 20};
+    try {
+      for (Path folder : folders) {
+        for (int size : sizes) {
+          Path file = folder.resolve("snapshot-" + size);
+          List<byte[]> records = List.of(payload(size, size), payload(7, 7));
+          SnapshotFile.write(file, size, records.iterator());
+          assertThat(Files.size(file)).as("%s: no padding left", file)
+              .isEqualTo(25 + 8 + size + 8 + 7 + 8);
+          List<byte[]> read = new ArrayList<>();
+          assertThat(SnapshotFile.read(file, read::add))
+              .isEqualTo(new SnapshotFile.Info(size, 2));
+          assertThat(read.get(0)).isEqualTo(records.get(0));
+          assertThat(read.get(1)).isEqualTo(records.get(1));
+          Files.delete(file);
+        }
+      }
+    } finally {
+      if (folders.size() > 1) {
+        Files.deleteIfExists(folders.get(1));
+      }
+    }
+  }
+
   @Test
   void anEmptySnapshotIsValid() throws IOException {
     Path file = dir.resolve("s");
