@@ -50,6 +50,7 @@ public final class EmbeddedStore implements Store {
   private final Records records;
   private final StoreGate gate;
   private final Checkpoints checkpoints;
+  private final IndexFlusher flusher;
 
   private EmbeddedStore(Path folder, StoreLock owner, Journal journal,
       IndexOpening.Opened opened, EmbeddedStoreOptions options) throws IOException {
@@ -62,6 +63,7 @@ public final class EmbeddedStore implements Store {
     this.gate = new StoreGate(folder, journal, index);
     this.checkpoints =
         new Checkpoints(folder, gate, journal, index, options.checkpointBytes());
+    this.flusher = IndexFlusher.start(folder.resolve(IndexOpening.FILE));
   }
 
   /** Opens the store in {@code folder}, creating it when missing, with default options. */
@@ -272,6 +274,7 @@ public final class EmbeddedStore implements Store {
   @Override
   public void close() {
     checkpoints.close();
+    flusher.close();
     if (!gate.close()) {
       return;
     }
