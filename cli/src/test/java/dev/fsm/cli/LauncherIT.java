@@ -80,6 +80,15 @@ class LauncherIT {
   }
 
   @Test
+  void theStoreRunsWithoutJvmWarningsOnTheLaunchersJdk() throws Exception {
+    // MapDB's LZ4 loads a native library, which JDK 22+ reports on stderr unless allowed.
+    FsmJar.Result r = launcher(Map.of("FSM_NO_CACHE", "1"), "bench", "--store-only", "--tasks",
+        "200", "--seconds", "0.2", "--writers", "1", "--dir", work.toString());
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.err()).doesNotContain("WARNING");
+  }
+
+  @Test
   void saysHowToBuildWhenTheJarIsMissing() throws Exception {
     FsmJar.Result r = launcher(Map.of("FSM_JAR", work.resolve("none.jar").toString()), "--version");
     assertThat(r.exit()).isEqualTo(1);
