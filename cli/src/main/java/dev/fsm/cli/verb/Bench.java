@@ -81,7 +81,7 @@ public final class Bench implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     BenchOptions options = options();
-    BenchListener listener = new BenchProgress(err, StderrTerminal.isTerminal());
+    BenchListener listener = new BenchProgress(err);
     BenchReport report;
     try {
       report = StoreBenchmark.run(options, listener);

@@ -124,13 +124,9 @@ final class Checkpoint {
       if (tasksDone) {
         return null;
       }
-      List<Task> chunk = index.tasksAfter(lastId, CHUNK);
+      List<Task> chunk = index.tasksBetween(lastId, endId, CHUNK);
       long bytes = 0;
       for (Task t : chunk) {
-        if (IndexKeys.compareIds(t.id(), endId) > 0) {
-          tasksDone = true;
-          return null;
-        }
         byte[] copy = StoreEventCodec.encode(new StoreEvent.Restored(t, index.history(t.id())));
         ready.add(copy);
         lastId = t.id();

@@ -4,7 +4,6 @@ import dev.fsm.store.embedded.journal.Journal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -25,7 +24,6 @@ final class Checkpoints {
   private volatile boolean stopping;
   private volatile long coveredBytes;
   private volatile long threshold;
-  private volatile Exception lastFailure;
   private Thread background;
 
   Checkpoints(Path folder, StoreGate gate, Journal journal, TaskIndex index, long minGrowth)
@@ -66,11 +64,6 @@ final class Checkpoints {
     }
   }
 
-  /** Why the last background checkpoint failed, if it did; the next one tries again. */
-  Optional<Exception> lastFailure() {
-    return Optional.ofNullable(lastFailure);
-  }
-
   /** Abandons a running checkpoint and waits for its thread; no new one starts. */
   void close() {
     Thread running;
@@ -97,18 +90,16 @@ final class Checkpoints {
   private void takeInBackground() {
     try {
       take();
-      lastFailure = null;
     } catch (Checkpoint.CancelledException e) {
       // The store is closing; the old snapshot and the journal still hold everything.
     } catch (IOException | RuntimeException e) {
       // Nothing is lost: the journal still holds every change. Try again after more growth.
-      lastFailure = e;
       coveredBytes = journalBytes();
     }
   }
 
   private long journalBytes() {
-    return journalBytesAtOpen + journal.stats().bytes();
+    return journalBytesAtOpen + journal.bytesWritten();
   }
 
   private static long bytesIn(Path folder) throws IOException {

@@ -114,11 +114,6 @@ public final class EmbeddedStore implements Store {
     }
   }
 
-  /** Why the last background checkpoint failed, if it did; the next one tries again. */
-  public Optional<Exception> lastCheckpointFailure() {
-    return checkpoints.lastFailure();
-  }
-
   /** What opening found and did: whether the index was used as is or rebuilt, and why. */
   public OpenReport openReport() {
     return openReport;

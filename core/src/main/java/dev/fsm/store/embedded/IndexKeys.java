@@ -27,11 +27,6 @@ final class IndexKeys {
     return id.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Compares ids in the task map's order: their UTF-8 bytes, unsigned. */
-  static int compareIds(String a, String b) {
-    return Arrays.compareUnsigned(id(a), id(b));
-  }
-
   /** The id at the end of a key, from {@code from}. */
   static String idAt(byte[] key, int from) {
     return new String(key, from, key.length - from, StandardCharsets.UTF_8);

@@ -56,7 +56,7 @@ final class TaskIndex implements AutoCloseable {
   private final TaskQueues queues;
   private final TaskGroups groups;
   private final TaskHistories history;
-  private final BTreeMap<Object[], byte[]> versions;
+  private final MachineVersions versions;
   private final BTreeMap<String, Long> meta;
 
   /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
@@ -75,9 +75,9 @@ final class TaskIndex implements AutoCloseable {
     this.groups = new TaskGroups(set(db, "groups", KEY, create),
         map(db.treeMap("counts", KEY, Serializer.LONG), create));
     this.history = new TaskHistories(map(historyMaker(db), createBulk));
-    this.versions = map(db.treeMap("versions",
+    this.versions = new MachineVersions(map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
-        create);
+        create));
     this.meta = map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create);
     if (create) {
       meta.put(FORMAT_KEY, FORMAT);
@@ -237,8 +237,7 @@ final class TaskIndex implements AutoCloseable {
         replace(t);
       }
     } else if (event instanceof StoreEvent.Registered r) {
-      MachineVersion v = r.version();
-      versions.put(new Object[] {v.machine(), v.number()}, StoreEventCodec.encode(r));
+      versions.put(r);
     }
   }
 
@@ -335,23 +334,14 @@ final class TaskIndex implements AutoCloseable {
     return history.of(id);
   }
 
-
   /** A machine's versions, oldest first. */
   List<MachineVersion> versions(String machine) {
-    List<MachineVersion> found = new ArrayList<>();
-    for (byte[] bytes : versions.prefixSubMap(new Object[] {machine}).values()) {
-      found.add(((StoreEvent.Registered) StoreEventCodec.decode(bytes)).version());
-    }
-    return found;
+    return versions.of(machine);
   }
 
   /** Every machine's versions, by machine and then oldest first. */
   List<MachineVersion> allVersions() {
-    List<MachineVersion> found = new ArrayList<>();
-    for (byte[] bytes : versions.values()) {
-      found.add(((StoreEvent.Registered) StoreEventCodec.decode(bytes)).version());
-    }
-    return found;
+    return versions.all();
   }
 
   /** The id that sorts last, or null when there are no tasks. */
@@ -359,12 +349,16 @@ final class TaskIndex implements AutoCloseable {
     return tasks.isEmpty() ? null : IndexKeys.idAt(tasks.lastKey(), 0);
   }
 
-  /** Up to {@code max} tasks with ids after {@code afterId} (from the first when null), in order. */
-  List<Task> tasksAfter(String afterId, int max) {
+  /**
+   * Up to {@code max} tasks with ids after {@code afterId} (from the first when null) and up to
+   * {@code throughId}, in order.
+   */
+  List<Task> tasksBetween(String afterId, String throughId, int max) {
     List<Task> found = new ArrayList<>(Math.min(max, 1024));
-    Iterable<byte[]> from =
-        afterId == null ? tasks.values() : tasks.tailMap(IndexKeys.id(afterId), false).values();
-    for (byte[] bytes : from) {
+    byte[] through = IndexKeys.id(throughId);
+    Iterable<byte[]> range = afterId == null ? tasks.headMap(through, true).values()
+        : tasks.subMap(IndexKeys.id(afterId), false, through, true).values();
+    for (byte[] bytes : range) {
       if (found.size() == max) {
         break;
       }
@@ -430,7 +424,6 @@ final class TaskIndex implements AutoCloseable {
     groups.move(previous, next);
   }
 
-
   /** How many history entries the task has: the place of its next one. */
   int historyLength(String id) {
     RecentTasks.Entry known = recent.get(id);
@@ -441,7 +434,6 @@ final class TaskIndex implements AutoCloseable {
     recent.historyLength(id, length);
     return length;
   }
-
 
 
   private static <K, V> BTreeMap<K, V> map(DB.TreeMapMaker<K, V> maker, boolean create) {

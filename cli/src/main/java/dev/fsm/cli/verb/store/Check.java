@@ -39,13 +39,13 @@ public final class Check implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     EmbeddedStore opened = StoreFolder.open(global, "check", EmbeddedStoreOptions.defaults()
-        .progress(TerminalProgress.forTerminal(err, "rebuilding index")));
+        .progress(StoreFolder.progress(err, "rebuilding index")));
     OpenReport open = opened.openReport();
     err.println(open.summary());
     StoreCheckReport report;
     try {
       report = StoreCheck.run(opened, StoreCheck.defaultLimit(opened),
-          TerminalProgress.forTerminal(err, "checking index"));
+          StoreFolder.progress(err, "checking index"));
     } catch (StoreCheck.Stuck e) {
       // A thread stuck in the index holds the store's lock, so closing would wait for ever;
       // the process exits instead and the OS releases the folder.

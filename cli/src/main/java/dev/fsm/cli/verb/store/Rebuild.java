@@ -36,7 +36,7 @@ public final class Rebuild implements Callable<Integer> {
     OpenReport report;
     try (EmbeddedStore opened = StoreFolder.open(global, "rebuild", EmbeddedStoreOptions
         .defaults().forceRebuild(true)
-        .progress(TerminalProgress.forTerminal(err, "rebuilding index")))) {
+        .progress(StoreFolder.progress(err, "rebuilding index")))) {
       report = opened.openReport();
     }
     if (global.json()) {

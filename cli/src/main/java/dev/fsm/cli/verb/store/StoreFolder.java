@@ -2,9 +2,12 @@ package dev.fsm.cli.verb.store;
 
 import dev.fsm.FsmException;
 import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.ProgressLine;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
+import dev.fsm.store.embedded.RebuildProgress;
 import dev.fsm.store.embedded.StoreCheck;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -40,5 +43,11 @@ final class StoreFolder {
           + " name an existing store with --store PATH or $FSM_STORE");
     }
     return EmbeddedStore.open(folder, options.purpose("fsm store " + verb));
+  }
+
+  /** A rebuild's progress, as a line redrawn on stderr when it is a terminal. */
+  static RebuildProgress progress(PrintWriter err, String what) {
+    ProgressLine line = ProgressLine.onStderr(err);
+    return (done, total) -> line.show(what + ":", done, total);
   }
 }

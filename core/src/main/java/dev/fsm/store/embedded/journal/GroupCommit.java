@@ -69,6 +69,10 @@ final class GroupCommit {
   }
 
   /** Counts of what the writer has done since it started. */
+  long bytesWritten() {
+    return writer.bytes();
+  }
+
   JournalStats stats() {
     return new JournalStats(records, batches, writer.forces(), writer.bytes());
   }

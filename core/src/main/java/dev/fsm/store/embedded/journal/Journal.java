@@ -167,6 +167,11 @@ public final class Journal implements AutoCloseable {
     return commit.stats();
   }
 
+  /** Record frame bytes written since the journal was opened; cheap enough for every append. */
+  public long bytesWritten() {
+    return commit.bytesWritten();
+  }
+
   /** The journal's folder. */
   public Path folder() {
     return folder;

@@ -39,25 +39,33 @@ final class SnapshotOutput implements AutoCloseable {
    * headerBytes} that {@link #finish} writes last.
    */
   static SnapshotOutput create(Path file, int headerBytes) throws IOException {
-    FileChannel direct = null;
-    int block = 1;
-    try {
-      direct = FileChannel.open(file, StandardOpenOption.CREATE,
-          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
-          ExtendedOpenOption.DIRECT);
-      block = Math.toIntExact(Files.getFileStore(file).getBlockSize());
-    } catch (IOException | UnsupportedOperationException | ArithmeticException e) {
-      if (direct != null) {
+    FileChannel direct = openDirect(file);
+    SnapshotOutput out;
+    if (direct == null) {
+      out = new SnapshotOutput(FileChannel.open(file, StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), 1, headerBytes);
+    } else {
+      try {
+        out = new SnapshotOutput(direct, (int) Files.getFileStore(file).getBlockSize(),
+            headerBytes);
+      } catch (IOException | RuntimeException e) {
         direct.close();
-        direct = null;
+        throw e;
       }
     }
-    FileChannel channel = direct != null ? direct : FileChannel.open(file,
-        StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-        StandardOpenOption.WRITE);
-    SnapshotOutput out = new SnapshotOutput(channel, direct != null ? block : 1, headerBytes);
     out.buffer.put(new byte[headerBytes]);
     return out;
+  }
+
+  /** The file opened for direct I/O, or null where the file system refuses it (tmpfs). */
+  private static FileChannel openDirect(Path file) {
+    try {
+      return FileChannel.open(file, StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
+          ExtendedOpenOption.DIRECT);
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
+    }
   }
 
   /** Appends bytes after everything before. */
