@@ -1,0 +1,88 @@
+package dev.fsm.control;
+
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Command;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything an operator does to tasks: start, send, signal, and the queries. Verbs call this and
+ * never know whether the store is opened in their own process ({@code LocalControl}) or owned by a
+ * runner they talk to over the control socket ({@code SocketControl}).
+ */
+public interface Control extends AutoCloseable {
+
+  /**
+   * Registers the machine's definition (a new version when its text changed) and creates the
+   * tasks in its initial state, all or none, durably.
+   *
+   * @throws dev.fsm.store.TaskExistsException when an id is taken
+   */
+  List<Task> start(MachineSource machine, List<NewTask> tasks);
+
+  /**
+   * Sends an operator's command to one task; a running action hears it at once.
+   *
+   * @throws dev.fsm.FsmException when the task's status refuses the command (naming the allowed
+   *     ones), or the task does not exist
+   */
+  Task send(String id, Command command, Instant until, String reason);
+
+  /**
+   * Sends a command to every task the selector matches; refused tasks are reported, not fatal.
+   * With {@code dryRun} nothing changes and the report says what would.
+   */
+  BulkSendReport sendAll(TaskSelector selector, Command command, Instant until, String reason,
+      boolean dryRun);
+
+  /**
+   * Fires an event on a task waiting in an externally progressed state.
+   *
+   * @param context a JSON object merged shallowly into the task's context, or null
+   * @throws dev.fsm.FsmException when the task is not waiting for a signal, or its state has no
+   *     edge for the event
+   */
+  Task signal(String id, String event, String context);
+
+  /** The task with this id, if any. */
+  Optional<Task> get(String id);
+
+  /**
+   * A task's history, oldest first.
+   *
+   * @throws dev.fsm.store.TaskNotFoundException when no task has this id
+   */
+  List<Transition> history(String id);
+
+  /** A page of tasks in id order. */
+  List<Task> list(TaskQuery query);
+
+  /** Task ids starting with a prefix, for completion and short ids. */
+  List<String> idsStartingWith(String prefix, int limit);
+
+  /** Task counts per machine, state and status. */
+  List<TaskCount> counts();
+
+  /**
+   * Per-state statistics of one machine, or of every machine when {@code machine} is null: counts
+   * by status, durations of successful attempts, error rate and the timeout in force.
+   */
+  List<StateStats> stats(String machine);
+
+  /** Every version of a machine, oldest first; empty for an unknown machine. */
+  List<MachineVersion> versions(String machine);
+
+  /** The names of every machine that has a registered version. */
+  List<String> machineNames();
+
+  /** Where commands go: "local" (this process opened the store) or the runner's pid. */
+  String via();
+
+  @Override
+  void close();
+}
