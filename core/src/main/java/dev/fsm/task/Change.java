@@ -16,4 +16,11 @@ public record Change(Task next, Transition entry) {
     }
     return this;
   }
+
+  /** This change with the duration of the attempt (or wait) it ends in its history entry. */
+  public Change withDuration(long millis) {
+    Transition e = entry;
+    return new Change(next, new Transition(e.time(), e.from(), e.event(), e.to(), millis,
+        e.attempt(), e.by(), e.reason()));
+  }
 }

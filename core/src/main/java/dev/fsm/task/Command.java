@@ -27,9 +27,12 @@ public enum Command {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** True for the commands that take a task out of {@code runnable} and so stop its action. */
+  /**
+   * True for the commands that stop a running action: all but {@code run} and {@code checkpoint}.
+   * Each takes the task out of the runner's hands, so the attempt's outcome must not be recorded.
+   */
   public boolean stopsRunningAction() {
-    return this == PAUSE || this == SLEEP || this == KILL || this == RELEASE;
+    return this != RUN && this != CHECKPOINT;
   }
 
   /** The command a user typed, if it is one. */

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * What an operator's command does to a task: a pure function of the task, the command and the
- * time, following {@link CommandTable}. Commands that take a task out of {@code runnable} also
- * drop its lease, so the runner's attempt is discarded rather than recorded.
+ * time, following {@link CommandTable}. Every command but {@code run} and {@code checkpoint} drops
+ * the task's lease, so a running attempt is stopped and discarded rather than recorded.
  */
 public final class Commands {
 
@@ -50,7 +50,6 @@ public final class Commands {
         errors = new ArrayList<>(errors);
         errors.add(new TaskError(now, request.reason().isEmpty()
             ? "error sent by " + request.by() : request.reason()));
-        lease = null;
       }
       case RELEASE -> due = next == TaskStatus.RUNNABLE ? now : due;
       case CHECKPOINT -> { }

@@ -70,5 +70,7 @@ class CommandTableTest {
     assertThat(Command.parse("resume")).isEmpty();
     assertThat(Command.PAUSE.stopsRunningAction()).isTrue();
     assertThat(Command.CHECKPOINT.stopsRunningAction()).isFalse();
+    assertThat(Command.COMPLETE.stopsRunningAction()).isTrue();
+    assertThat(Command.RUN.stopsRunningAction()).isFalse();
   }
 }

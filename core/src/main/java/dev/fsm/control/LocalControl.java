@@ -1,0 +1,216 @@
+package dev.fsm.control;
+
+import dev.fsm.FsmException;
+import dev.fsm.engine.Contexts;
+import dev.fsm.engine.MachineLibrary;
+import dev.fsm.engine.StateStatistics;
+import dev.fsm.engine.Step;
+import dev.fsm.engine.TaskIds;
+import dev.fsm.model.Machine;
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.Store;
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Change;
+import dev.fsm.task.Command;
+import dev.fsm.task.Commands;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/** {@link Control} over a store this process opened: the rules applied, the changes durable. */
+public final class LocalControl implements Control {
+
+  /** Hears what operators did, so a runner in the same process can act at once. */
+  public interface Listener {
+    /** A command changed a task (durably); a running action may have to stop or hear it. */
+    void commandApplied(Task after, Command command);
+
+    /** Tasks became runnable (started, signalled); a waiting runner should claim now. */
+    void workArrived();
+
+    /** A listener that does nothing. */
+    Listener NONE = new Listener() {
+      @Override
+      public void commandApplied(Task after, Command command) {}
+
+      @Override
+      public void workArrived() {}
+    };
+  }
+
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}");
+  private static final int PAGE = 512;
+
+  private final Store store;
+  private final MachineLibrary machines;
+  private final Clock clock;
+  private final String operator;
+  private final Listener listener;
+  private final boolean closeStore;
+
+  /**
+   * A control over {@code store}.
+   *
+   * @param operator who commands come from, for the history (e.g. {@code user:alice})
+   * @param closeStore whether {@link #close} closes the store (false when a runner owns it)
+   */
+  public LocalControl(Store store, MachineLibrary machines, Clock clock, String operator,
+      Listener listener, boolean closeStore) {
+    this.store = store;
+    this.machines = machines;
+    this.clock = clock;
+    this.operator = operator;
+    this.listener = listener;
+    this.closeStore = closeStore;
+  }
+
+  @Override
+  public List<Task> start(MachineSource source, List<NewTask> tasks) {
+    Instant now = clock.instant();
+    Machine machine = machines.read(source.name(), MachineVersion.idOf(source.text()),
+        source.text());
+    List<Task> created = new ArrayList<>(tasks.size());
+    for (NewTask t : tasks) {
+      String id = t.id() == null ? TaskIds.next(now) : checkedId(t.id());
+      String context = t.context() == null ? Contexts.EMPTY
+          : Contexts.parse(t.context(), "the context of task `" + id + "`");
+      created.add(Step.start(machine, MachineVersion.idOf(source.text()), id, context, t.at(),
+          now));
+    }
+    MachineVersion version = store.register(source.name(), source.text(), now);
+    machines.remember(source.name(), source.file());
+    if (!version.version().equals(MachineVersion.idOf(source.text()))) {
+      throw new IllegalStateException("the store named version " + version.version());
+    }
+    store.create(created);
+    listener.workArrived();
+    return created;
+  }
+
+  @Override
+  public Task send(String id, Command command, Instant until, String reason) {
+    Commands.Request request = new Commands.Request(until, reason == null ? "" : reason,
+        operator);
+    Task after = store.update(id, t -> Commands.apply(t, command, request, clock.instant()));
+    listener.commandApplied(after, command);
+    if (command == Command.RUN || command == Command.SLEEP || command == Command.ERROR
+        || command == Command.RELEASE) {
+      listener.workArrived();
+    }
+    return after;
+  }
+
+  @Override
+  public BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
+      String reason, boolean dryRun) {
+    int matched = 0;
+    List<String> changed = new ArrayList<>();
+    List<BulkSendReport.Refusal> refused = new ArrayList<>();
+    Commands.Request request = new Commands.Request(until, reason == null ? "" : reason,
+        operator);
+    Optional<String> after = Optional.empty();
+    while (true) {
+      List<Task> page = store.list(new TaskQuery(Optional.of(selector.machine()),
+          selector.state(), selector.status(), after, PAGE));
+      for (Task task : page) {
+        matched++;
+        try {
+          if (dryRun) {
+            Commands.apply(task, command, request, clock.instant());
+          } else {
+            send(task.id(), command, until, reason);
+          }
+          changed.add(task.id());
+        } catch (FsmException e) {
+          refused.add(new BulkSendReport.Refusal(task.id(), e.getMessage()));
+        }
+      }
+      if (page.size() < PAGE) {
+        break;
+      }
+      after = Optional.of(page.get(page.size() - 1).id());
+    }
+    return new BulkSendReport(matched, changed, refused, dryRun);
+  }
+
+  @Override
+  public Task signal(String id, String event, String context) {
+    Task after = store.update(id, t -> {
+      Change c = Step.signal(t, machines.machine(t.machine(), t.version()), event, context,
+          clock.instant(), operator);
+      return c;
+    });
+    listener.workArrived();
+    return after;
+  }
+
+  @Override
+  public Optional<Task> get(String id) {
+    return store.get(id);
+  }
+
+  @Override
+  public List<Transition> history(String id) {
+    return store.history(id);
+  }
+
+  @Override
+  public List<Task> list(TaskQuery query) {
+    return store.list(query);
+  }
+
+  @Override
+  public List<String> idsStartingWith(String prefix, int limit) {
+    return store.idsStartingWith(prefix, limit);
+  }
+
+  @Override
+  public List<TaskCount> counts() {
+    return store.counts();
+  }
+
+  @Override
+  public List<StateStats> stats(String machine) {
+    return StateStatistics.compute(store, machines, machine);
+  }
+
+  @Override
+  public List<MachineVersion> versions(String machine) {
+    return store.versions(machine);
+  }
+
+  @Override
+  public List<String> machineNames() {
+    TreeSet<String> names = new TreeSet<>();
+    store.counts().forEach(c -> names.add(c.machine()));
+    names.addAll(machines.registered(List.copyOf(machines.folderMachines().keySet())));
+    return List.copyOf(names);
+  }
+
+  @Override
+  public String via() {
+    return "local";
+  }
+
+  @Override
+  public void close() {
+    if (closeStore) {
+      store.close();
+    }
+  }
+
+  private static String checkedId(String id) {
+    if (!ID.matcher(id).matches()) {
+      throw new FsmException("task id `" + id + "` is not allowed: use 1 to 128 letters, digits"
+          + " and . _ : @ -, starting with a letter or digit");
+    }
+    return id;
+  }
+}

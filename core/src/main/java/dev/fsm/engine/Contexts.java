@@ -1,0 +1,70 @@
+package dev.fsm.engine;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fsm.FsmException;
+import java.nio.charset.StandardCharsets;
+
+/** Task contexts: JSON objects of at most 1 MiB, merged shallowly. */
+public final class Contexts {
+
+  /** The largest context a task may have, in UTF-8 bytes. */
+  public static final int MAX_BYTES = 1 << 20;
+
+  /** The context of a task started without one. */
+  public static final String EMPTY = "{}";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private Contexts() {}
+
+  /**
+   * The text as a compact JSON object.
+   *
+   * @param what names the text for the message, e.g. "--context" or "line 3 of tasks.jsonl"
+   * @throws FsmException when it is not a JSON object or is larger than 1 MiB
+   */
+  public static String parse(String text, String what) {
+    return write(object(text, what), what);
+  }
+
+  /**
+   * The context after shallowly merging {@code patch} into {@code base}: each top-level key of the
+   * patch replaces the base's.
+   *
+   * @throws FsmException when the patch is not a JSON object or the result exceeds 1 MiB
+   */
+  public static String merge(String base, String patch, String what) {
+    if (patch == null) {
+      return base;
+    }
+    ObjectNode merged = object(base, "the task's context");
+    merged.setAll(object(patch, what));
+    return write(merged, what);
+  }
+
+  private static ObjectNode object(String text, String what) {
+    JsonNode node;
+    try {
+      node = JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new FsmException(what + " is not valid JSON: " + e.getOriginalMessage());
+    }
+    if (!(node instanceof ObjectNode object)) {
+      throw new FsmException(what + " must be a JSON object, like {\"key\": \"value\"}");
+    }
+    return object;
+  }
+
+  private static String write(ObjectNode node, String what) {
+    String text = node.toString();
+    int bytes = text.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > MAX_BYTES) {
+      throw new FsmException(what + ": a task's context may hold at most 1 MiB; this one would be "
+          + bytes + " bytes");
+    }
+    return text;
+  }
+}

@@ -1,0 +1,57 @@
+package dev.fsm.engine;
+
+import dev.fsm.model.Durations;
+import dev.fsm.model.RetryPolicy;
+import dev.fsm.model.State;
+import dev.fsm.task.TaskError;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A state's retry policy applied to a task's errors: with fewer than {@code max_errors} errors in
+ * the window the task sleeps for the backoff and runs again; otherwise it fails.
+ */
+final class ErrorPolicy {
+
+  /**
+   * What the policy decided.
+   *
+   * @param errors the task's errors inside the window, newest last
+   * @param retryAt when to run again, or null when the task fails
+   * @param explanation a short line for the history, e.g. "retry in 10m (2 of 8 errors in 4h)"
+   */
+  record Decision(List<TaskError> errors, Instant retryAt, String explanation) {}
+
+  private ErrorPolicy() {}
+
+  /** Decides after the errors (the newest one included) at {@code now}. */
+  static Decision decide(State state, List<TaskError> errors, Instant now, double random) {
+    RetryPolicy policy = state.retry();
+    List<TaskError> recent = inWindow(errors, policy.window(), now);
+    int count = recent.size();
+    String budget = count + " of " + policy.maxErrors() + " errors in "
+        + Durations.format(policy.window());
+    if (count < policy.maxErrors()) {
+      Duration pause = policy.backoff().delay(count, random);
+      return new Decision(recent, now.plus(pause),
+          "retry in " + Durations.format(pause) + " (" + budget + ")");
+    }
+    return new Decision(recent, null, "failed: " + budget);
+  }
+
+  /** The errors newer than the window, at most as many as the policy counts. */
+  static List<TaskError> inWindow(List<TaskError> errors, Duration window, Instant now) {
+    Instant since = now.minus(window);
+    List<TaskError> kept = new ArrayList<>();
+    for (TaskError e : errors) {
+      if (e.time().isAfter(since)) {
+        kept.add(e);
+      }
+    }
+    // A task's errors ride along in every record of it; keep the list short.
+    int max = 64;
+    return kept.size() <= max ? kept : kept.subList(kept.size() - max, kept.size());
+  }
+}

@@ -1,0 +1,119 @@
+package dev.fsm.engine;
+
+import dev.fsm.FsmException;
+import dev.fsm.diagnostic.Diagnostic;
+import dev.fsm.model.Machine;
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.Store;
+import dev.fsm.validate.FileReport;
+import dev.fsm.validate.Validator;
+import dev.fsm.yaml.MachineReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The machine versions tasks are pinned to, read back from the store and kept parsed. A version's
+ * programs run in the folder of the machine's file: the file last started from in this process,
+ * else the file of that name in the machines folder.
+ */
+public final class MachineLibrary {
+
+  private record Key(String machine, String version) {}
+
+  private final Store store;
+  private final Path machinesFolder;
+  private final Map<Key, Machine> parsed = new ConcurrentHashMap<>();
+  private final Map<String, Path> files = new ConcurrentHashMap<>();
+  private volatile boolean folderScanned;
+
+  /** A library over the store's versions; {@code machinesFolder} may not exist. */
+  public MachineLibrary(Store store, Path machinesFolder) {
+    this.store = store;
+    this.machinesFolder = machinesFolder.toAbsolutePath().normalize();
+  }
+
+  /** Remembers where a machine's file is, so its programs run in that folder. */
+  public void remember(String machine, Path file) {
+    files.put(machine, file.toAbsolutePath().normalize());
+  }
+
+  /**
+   * The machine as version {@code version} defines it.
+   *
+   * @throws FsmException when the store has no such version, or its text no longer validates
+   */
+  public Machine machine(String machine, String version) {
+    Machine known = parsed.get(new Key(machine, version));
+    if (known != null) {
+      return known;
+    }
+    String text = null;
+    for (MachineVersion v : store.versions(machine)) {
+      if (v.version().equals(version)) {
+        text = v.definition();
+      }
+    }
+    if (text == null) {
+      throw new FsmException("machine `" + machine + "` has no version " + version
+          + " in this store");
+    }
+    Machine read = read(machine, version, text);
+    parsed.put(new Key(machine, version), read);
+    return read;
+  }
+
+  /** Parses a definition as if it were the machine's file (for its folder). */
+  public Machine read(String machine, String version, String text) {
+    FileReport report = Validator.check(fileOf(machine), text);
+    if (report.machine().isEmpty()) {
+      String first = report.diagnostics().stream().filter(Diagnostic::isError)
+          .map(Diagnostic::message).findFirst().orElse("unreadable");
+      throw new FsmException("version " + version + " of machine `" + machine
+          + "` cannot be read: " + first);
+    }
+    return report.machine().get();
+  }
+
+  /** The machine's file: remembered, found in the machines folder, or where it would be. */
+  public Path fileOf(String machine) {
+    Path known = files.get(machine);
+    if (known != null) {
+      return known;
+    }
+    if (!folderScanned) {
+      scanFolder();
+    }
+    return files.getOrDefault(machine, machinesFolder.resolve(machine + ".yaml"));
+  }
+
+  private synchronized void scanFolder() {
+    if (folderScanned) {
+      return;
+    }
+    if (Files.isDirectory(machinesFolder)) {
+      try {
+        for (Path file : Validator.machineFiles(machinesFolder)) {
+          MachineReader.read(file).machine()
+              .ifPresent(m -> files.putIfAbsent(m.name(), file.toAbsolutePath().normalize()));
+        }
+      } catch (FsmException e) {
+        // A folder with no machine files: versions then run in the machines folder itself.
+      }
+    }
+    folderScanned = true;
+  }
+
+  /** Every machine file in the machines folder, by machine name. */
+  public Map<String, Path> folderMachines() {
+    scanFolder();
+    return Map.copyOf(files);
+  }
+
+  /** The names of machines with registered versions among {@code candidates}. */
+  public List<String> registered(List<String> candidates) {
+    return candidates.stream().filter(n -> !store.versions(n).isEmpty()).toList();
+  }
+}

@@ -1,0 +1,128 @@
+package dev.fsm.engine;
+
+import dev.fsm.FsmException;
+import dev.fsm.control.StateStats;
+import dev.fsm.model.Behavior;
+import dev.fsm.model.Machine;
+import dev.fsm.model.State;
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.Store;
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code fsm stats}: per state, task counts by status (exact), and durations and error rates from
+ * the histories of up to {@value #SAMPLED_TASKS} tasks per machine.
+ */
+public final class StateStatistics {
+
+  /** Histories read per machine; counts are exact whatever the number of tasks. */
+  public static final int SAMPLED_TASKS = 20_000;
+
+  private static final Set<String> NOT_OUTCOMES = Set.of(Step.START, "wait");
+
+  private StateStatistics() {}
+
+  /** Statistics of one machine, or of every machine with tasks when {@code machine} is null. */
+  public static List<StateStats> compute(Store store, MachineLibrary machines, String machine) {
+    Map<String, Map<String, Map<TaskStatus, Long>>> counts = new LinkedHashMap<>();
+    for (TaskCount c : store.counts()) {
+      if (machine == null || c.machine().equals(machine)) {
+        counts.computeIfAbsent(c.machine(), k -> new LinkedHashMap<>())
+            .computeIfAbsent(c.state(), k -> new EnumMap<>(TaskStatus.class))
+            .merge(c.status(), c.count(), Long::sum);
+      }
+    }
+    Set<String> names = new LinkedHashSet<>(counts.keySet());
+    if (machine != null) {
+      if (names.isEmpty() && store.versions(machine).isEmpty()) {
+        throw new FsmException("no machine `" + machine + "` in this store; `fsm machines` lists"
+            + " them");
+      }
+      names.add(machine);
+    }
+    List<StateStats> out = new ArrayList<>();
+    for (String name : names) {
+      out.addAll(ofMachine(store, machines, name, counts.getOrDefault(name, Map.of())));
+    }
+    return out;
+  }
+
+  private static List<StateStats> ofMachine(Store store, MachineLibrary machines, String name,
+      Map<String, Map<TaskStatus, Long>> counts) {
+    Map<String, State> states = new LinkedHashMap<>();
+    List<MachineVersion> versions = store.versions(name);
+    if (!versions.isEmpty()) {
+      MachineVersion latest = versions.get(versions.size() - 1);
+      try {
+        Machine m = machines.machine(name, latest.version());
+        states.putAll(m.states());
+      } catch (FsmException e) {
+        // An unreadable version still has counts worth showing.
+      }
+    }
+    Map<String, DurationSamples> samples = new LinkedHashMap<>();
+    Map<String, long[]> attemptsAndErrors = new LinkedHashMap<>();
+    sample(store, name, states, samples, attemptsAndErrors);
+    Set<String> stateNames = new LinkedHashSet<>(states.keySet());
+    stateNames.addAll(counts.keySet());
+    List<StateStats> out = new ArrayList<>();
+    for (String s : stateNames) {
+      DurationSamples d = samples.getOrDefault(s, new DurationSamples(1));
+      long[] ae = attemptsAndErrors.getOrDefault(s, new long[2]);
+      State state = states.get(s);
+      String timeout = state == null ? "-"
+          : state.behavior() instanceof Behavior.Run
+              ? Timeouts.limit(state.timeout(), d).text() : "-";
+      out.add(new StateStats(name, s, counts.getOrDefault(s, Map.of()), d.count(),
+          d.percentile(50), d.percentile(95), d.percentile(99),
+          ae[0] == 0 ? 0.0 : (double) ae[1] / ae[0], timeout));
+    }
+    return out;
+  }
+
+  private static void sample(Store store, String machine, Map<String, State> states,
+      Map<String, DurationSamples> samples, Map<String, long[]> attemptsAndErrors) {
+    Optional<String> after = Optional.empty();
+    int read = 0;
+    while (read < SAMPLED_TASKS) {
+      List<Task> page = store.list(new TaskQuery(Optional.of(machine), Optional.empty(),
+          Optional.empty(), after, Math.min(512, SAMPLED_TASKS - read)));
+      for (Task task : page) {
+        for (Transition t : store.history(task.id())) {
+          State from = states.get(t.from());
+          if (!Step.byRunner(t) || NOT_OUTCOMES.contains(t.event()) || from == null
+              || !(from.behavior() instanceof Behavior.Run)) {
+            continue;
+          }
+          long[] ae = attemptsAndErrors.computeIfAbsent(t.from(), k -> new long[2]);
+          ae[0]++;
+          boolean failed = t.event().equals(State.ERROR) || t.event().equals(State.TIMEOUT);
+          if (failed) {
+            ae[1]++;
+          } else if (!t.event().equals("sleep")) {
+            samples.computeIfAbsent(t.from(), k -> new DurationSamples(Timeouts.WINDOW * 50))
+                .add(Duration.ofMillis(t.durationMillis()));
+          }
+        }
+      }
+      read += page.size();
+      if (page.isEmpty() || page.size() < 512) {
+        return;
+      }
+      after = Optional.of(page.get(page.size() - 1).id());
+    }
+  }
+}
