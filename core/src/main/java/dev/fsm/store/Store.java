@@ -80,6 +80,13 @@ public interface Store extends AutoCloseable {
   /** Up to {@code limit} task ids starting with {@code prefix}, in order (for completion). */
   List<String> idsStartingWith(String prefix, int limit);
 
+  /**
+   * The earliest time a claim could find work: the first due time among tasks nobody leases, or
+   * the first end of a lease; empty when no task is scheduled (all terminal, paused or waiting for
+   * a signal). A runner sleeps until then instead of polling.
+   */
+  Optional<Instant> nextDue();
+
   /** Task counts per machine, state and status; combinations with no tasks are left out. */
   List<TaskCount> counts();
 

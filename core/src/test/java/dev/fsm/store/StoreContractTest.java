@@ -216,6 +216,31 @@ public abstract class StoreContractTest {
 
 
   @Test
+  void nextDueIsTheFirstDueTimeOrLeaseEndAndEmptyWhenNothingIsScheduled() {
+    assertThat(store.nextDue()).isEmpty();
+    store.create(List.of(task("waiting", "order", "sign", TaskStatus.RUNNABLE, null),
+        task("paused", "order", "ship", TaskStatus.PAUSED, null),
+        task("done", "order", "done", TaskStatus.COMPLETED, null)));
+    assertThat(store.nextDue()).as("nothing scheduled").isEmpty();
+
+    store.create(List.of(runnable("later", T0.plusSeconds(60)),
+        task("sleeper", "order", "ship", TaskStatus.SLEEPING, T0.plusSeconds(30))));
+    assertThat(store.nextDue()).contains(T0.plusSeconds(30));
+
+    store.create(List.of(runnable("now", T0)));
+    assertThat(store.nextDue()).contains(T0);
+    assertThat(store.claim("r1", 1, T0, LEASE)).extracting(Task::id).containsExactly("now");
+    assertThat(store.nextDue()).as("the lease's end (T0 + 30 s) and the sleeper's time")
+        .contains(T0.plus(LEASE));
+    Task now = store.get("now").orElseThrow();
+    store.record("r1", moved(now, "pack", T0.plusSeconds(1), "r1", null));
+    assertThat(store.nextDue()).as("recorded: runnable again at once")
+        .contains(T0.plusSeconds(1));
+    reopen();
+    assertThat(store.nextDue()).contains(T0.plusSeconds(1));
+  }
+
+  @Test
   void renewExtendsHeldLeasesAndReportsTheOnesLost() {
     store.create(List.of(runnable("t1", T0), runnable("t2", T0), runnable("t3", T0)));
     assertThat(store.claim("r1", 10, T0, LEASE)).hasSize(3);

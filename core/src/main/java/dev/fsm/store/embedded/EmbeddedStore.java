@@ -237,6 +237,11 @@ public final class EmbeddedStore implements Store {
   }
 
   @Override
+  public Optional<Instant> nextDue() {
+    return gate.locked(index::nextDue);
+  }
+
+  @Override
   public List<TaskCount> counts() {
     return gate.locked(index::counts);
   }

@@ -45,6 +45,19 @@ final class IndexKeys {
     return instant(at.plusNanos(1));
   }
 
+  /** The instant in a slot. */
+  static Instant slotTime(byte[] slot) {
+    long second = 0;
+    for (int i = 0; i < 8; i++) {
+      second = (second << 8) | (slot[i] & 0xff);
+    }
+    int nano = 0;
+    for (int i = 0; i < 4; i++) {
+      nano = (nano << 8) | (slot[8 + i] & 0xff);
+    }
+    return Instant.ofEpochSecond(second ^ Long.MIN_VALUE, nano);
+  }
+
   /** The id in a slot. */
   static String slotId(byte[] slot) {
     return idAt(slot, INSTANT_BYTES);

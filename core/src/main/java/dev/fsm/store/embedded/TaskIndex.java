@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.NavigableSet;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -280,6 +281,11 @@ final class TaskIndex implements AutoCloseable {
       }
     }
     return found;
+  }
+
+  /** See {@link dev.fsm.store.Store#nextDue}. */
+  Optional<Instant> nextDue() {
+    return Optional.ofNullable(queues.next());
   }
 
   /** Drops every lease, so that a new owner can claim at once what the last one held. */

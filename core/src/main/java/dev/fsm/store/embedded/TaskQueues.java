@@ -113,6 +113,23 @@ final class TaskQueues {
     };
   }
 
+  /**
+   * The earliest time a claim could find work: the first due time among unleased tasks, or the
+   * first end of a lease; null when neither queue holds anything.
+   */
+  Instant next() {
+    dueFloor = advance(due, dueFloor);
+    leaseFloor = advance(leases, leaseFloor);
+    Instant first = null;
+    for (byte[] floor : List.of(dueFloor, leaseFloor)) {
+      if (floor != ABOVE_ALL) {
+        Instant at = IndexKeys.slotTime(floor);
+        first = first == null || at.isBefore(first) ? at : first;
+      }
+    }
+    return first;
+  }
+
   /** Ids of every task that carries a lease. */
   List<String> leased() {
     List<String> held = new ArrayList<>();

@@ -230,6 +230,19 @@ public final class InMemoryStore implements Store {
   }
 
   @Override
+  public Optional<Instant> nextDue() {
+    synchronized (lock) {
+      ensureOpen();
+      Instant due = dueQueue.isEmpty() ? null : dueQueue.first().at();
+      Instant lease = leaseQueue.isEmpty() ? null : leaseQueue.first().at();
+      if (due == null || (lease != null && lease.isBefore(due))) {
+        due = lease;
+      }
+      return Optional.ofNullable(due);
+    }
+  }
+
+  @Override
   public List<TaskCount> counts() {
     synchronized (lock) {
       ensureOpen();
