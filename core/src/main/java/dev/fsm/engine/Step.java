@@ -234,7 +234,8 @@ public final class Step {
         .message();
   }
 
-  private static Change fault(Task task, String message, Instant now, String by) {
+  /** The change that puts a task in fault with an error, for an operator to decide on. */
+  public static Change fault(Task task, String message, Instant now, String by) {
     List<TaskError> errors = new ArrayList<>(task.errors());
     errors.add(new TaskError(now, message));
     Task next = copy(task, task.state(), TaskStatus.FAULT, task.context(), task.attempt(), errors,

@@ -28,7 +28,9 @@ public interface Store extends AutoCloseable {
 
   /**
    * Claims up to {@code max} tasks that are due at {@code now} and not leased, oldest due first,
-   * and leases them to {@code owner} until {@code now + lease}.
+   * and leases them to {@code owner} until {@code now + lease}. The one change that need not be
+   * on disk when the method returns: a lease lost in a crash only makes the task claimable again,
+   * which the crash allows anyway; the owner's next recorded change makes it durable.
    */
   List<Task> claim(String owner, int max, Instant now, Duration lease);
 

@@ -1,0 +1,117 @@
+package dev.fsm.engine;
+
+import dev.fsm.FsmException;
+import dev.fsm.action.ActionOutcome;
+import dev.fsm.action.ActionRequest;
+import dev.fsm.action.ActionRunner;
+import dev.fsm.action.Attempt;
+import dev.fsm.model.Behavior;
+import dev.fsm.model.Machine;
+import dev.fsm.model.State;
+import dev.fsm.model.Timeout;
+import dev.fsm.store.LeaseLostException;
+import dev.fsm.store.Store;
+import dev.fsm.task.Change;
+import dev.fsm.task.Task;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/** What a worker does with one claimed task: plan, run the action, compute the outcome. */
+final class AttemptWork {
+
+  private final Store store;
+  private final MachineLibrary machines;
+  private final ActionRunner actions;
+  private final Timeouts timeouts;
+  private final Clock clock;
+  private final String owner;
+  private final RunCounters counters;
+
+  AttemptWork(Store store, MachineLibrary machines, ActionRunner actions, Timeouts timeouts,
+      Clock clock, String owner, RunCounters counters) {
+    this.store = store;
+    this.machines = machines;
+    this.actions = actions;
+    this.timeouts = timeouts;
+    this.clock = clock;
+    this.owner = owner;
+    this.counters = counters;
+  }
+
+  /**
+   * Works one claimed task on the calling worker thread.
+   *
+   * @return the change to record, or empty when there is nothing to record (the action was
+   *     stopped by a command, a lost lease or a shutdown that must not release it)
+   */
+  Optional<Change> attempt(Task task, Runner.InFlight f, ScheduledExecutorService timers,
+      BooleanSupplier stopNow) {
+    String by = owner + "/w" + workerNumber();
+    Instant now = clock.instant();
+    double random = ThreadLocalRandom.current().nextDouble();
+    Machine machine;
+    try {
+      machine = machines.machine(task.machine(), task.version());
+    } catch (FsmException e) {
+      counters.errors.incrementAndGet();
+      return Optional.of(Step.fault(task, e.getMessage(), now, by));
+    }
+    State state = machine.state(task.state()).orElse(null);
+    boolean atMostOnce = state != null && state.behavior() instanceof Behavior.Run
+        && state.timeout() instanceof Timeout.Never;
+    boolean open = atMostOnce && Step.attemptOpen(store.history(task.id()), task.state());
+    Plan plan = Step.claimed(task, machine, open, now, random, by);
+    if (plan instanceof Plan.Record record) {
+      return Optional.of(record.change());
+    }
+    Plan.RunAction run = (Plan.RunAction) plan;
+    if (run.startRecord().isPresent()) {
+      try {
+        store.record(owner, run.startRecord().get());
+      } catch (LeaseLostException e) {
+        return Optional.empty();
+      }
+    }
+    Timeouts.Limit limit = timeouts.limit(machine.name(), state);
+    ScheduledFuture<?> timer = limit.limit() == null ? null
+        : timers.schedule(() -> f.attempt.stop(Attempt.StopReason.TIMEOUT),
+            limit.limit().toMillis(), TimeUnit.MILLISECONDS);
+    Instant started = clock.instant();
+    ActionOutcome outcome;
+    try {
+      outcome = actions.run(new ActionRequest(run.task(), machine, run.action()), f.attempt);
+    } finally {
+      if (timer != null) {
+        timer.cancel(false);
+      }
+    }
+    Instant end = clock.instant();
+    if (outcome instanceof ActionOutcome.Stopped stopped
+        && stopped.reason() == Attempt.StopReason.SHUTDOWN) {
+      // An at-most-once attempt stays open, so the next claim sees it was interrupted.
+      return atMostOnce || stopNow.getAsBoolean() ? Optional.empty()
+          : Optional.of(Step.released(run.task(), started, end, by));
+    }
+    if (outcome instanceof ActionOutcome.Event) {
+      timeouts.succeeded(machine.name(), state.name(), Duration.between(started, end));
+      counters.transitions.incrementAndGet();
+    } else if (outcome instanceof ActionOutcome.Error || (outcome instanceof ActionOutcome.Stopped s
+        && s.reason() == Attempt.StopReason.TIMEOUT)) {
+      counters.errors.incrementAndGet();
+    }
+    return Step.finished(run.task(), machine, outcome, started, end, limit.text(), random, by);
+  }
+
+  private static String workerNumber() {
+    String name = Thread.currentThread().getName();
+    int dash = name.lastIndexOf('-');
+    return dash < 0 ? name : name.substring(dash + 1);
+  }
+}

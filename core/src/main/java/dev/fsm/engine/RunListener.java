@@ -1,0 +1,19 @@
+package dev.fsm.engine;
+
+import dev.fsm.task.Change;
+
+/** Hears what a runner does, for its live line and its log. Called from runner threads. */
+public interface RunListener {
+
+  /** A transition (or other history entry) was recorded durably. */
+  default void recorded(Change change) {}
+
+  /** An attempt's outcome was dropped: its lease was lost or an operator's command came first. */
+  default void discarded(String taskId, String why) {}
+
+  /** Something went wrong that is not a task's own error; the runner carries on. */
+  default void problem(String message) {}
+
+  /** A listener that hears nothing. */
+  RunListener NONE = new RunListener() {};
+}

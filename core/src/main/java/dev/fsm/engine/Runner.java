@@ -1,0 +1,261 @@
+package dev.fsm.engine;
+
+import dev.fsm.FsmException;
+import dev.fsm.action.ActionRunner;
+import dev.fsm.action.Attempt;
+import dev.fsm.control.LocalControl;
+import dev.fsm.model.Machine;
+import dev.fsm.store.Store;
+import dev.fsm.task.Command;
+import dev.fsm.task.Task;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code fsm run}: claims due tasks in batches (never more than free workers), runs their actions
+ * on the workers, and records outcomes in batches; renews leases while actions run; stops
+ * running actions when operators' commands take their tasks away. The store may be shared with
+ * other runners: leases keep each task with one of them.
+ */
+public final class Runner implements LocalControl.Listener {
+
+  private final Store store;
+  private final RunnerOptions options;
+  private final Clock clock;
+  private final RunListener listener;
+  private final RunCounters counters = new RunCounters();
+  private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+  private final AtomicInteger busy = new AtomicInteger();
+  private final Object wake = new Object();
+  private final AttemptWork work;
+  private boolean woken;
+  private volatile boolean stopping;
+  private volatile boolean stopNow;
+
+  /** A claimed task not yet recorded; its attempt, once its action starts. */
+  static final class InFlight {
+    final Attempt attempt = new Attempt();
+    volatile boolean atMostOnce;
+  }
+
+  /** A runner over a store; {@link #run} does the work. */
+  public Runner(Store store, MachineLibrary machines, ActionRunner actions,
+      RunnerOptions options, Clock clock, RunListener listener) {
+    this.store = store;
+    this.options = options;
+    this.clock = clock;
+    this.listener = listener;
+    this.work = new AttemptWork(store, machines, actions, new Timeouts(), clock, options.owner(),
+        counters);
+  }
+
+  /** Counters for a live summary line. */
+  public RunCounters counters() {
+    return counters;
+  }
+
+  /** The actions running now. */
+  public int running() {
+    return busy.get();
+  }
+
+  /**
+   * Runs until stopped, or until the mode says it is done; returns after every outcome is on
+   * disk and every action has ended.
+   */
+  public void run() {
+    ExecutorService workers = Executors.newFixedThreadPool(options.workers(), daemon("fsm-worker"));
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
+        daemon("fsm-timer"));
+    Completer completer = new Completer(store, options.owner(), listener);
+    long renewEvery = Math.max(1, options.lease().toMillis() / 3);
+    timers.scheduleAtFixedRate(this::renew, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
+    try {
+      claimLoop(workers, timers, completer);
+      finishRunning();
+    } finally {
+      workers.shutdown();
+      completer.close();
+      timers.shutdownNow();
+      awaitQuietly(workers);
+    }
+  }
+
+  /** Stops claiming; running actions get the grace period to finish, then are released. */
+  public void stop() {
+    stopping = true;
+    wake();
+  }
+
+  /** Stops at once: running actions are stopped and nothing more is recorded. */
+  public void stopNow() {
+    stopNow = true;
+    stopping = true;
+    inFlight.values().forEach(f -> f.attempt.stop(Attempt.StopReason.SHUTDOWN));
+    wake();
+  }
+
+  @Override
+  public void commandApplied(Task after, Command command) {
+    InFlight f = inFlight.get(after.id());
+    if (f == null) {
+      return;
+    }
+    if (command.stopsRunningAction()) {
+      f.attempt.stop(Attempt.StopReason.COMMAND);
+    } else if (command == Command.CHECKPOINT) {
+      f.attempt.deliver(command);
+    }
+  }
+
+  @Override
+  public void workArrived() {
+    wake();
+  }
+
+  private void claimLoop(ExecutorService workers, ScheduledExecutorService timers,
+      Completer completer) {
+    Instant passStart = clock.instant();
+    while (!stopping) {
+      int free = options.workers() - busy.get();
+      if (free > 0) {
+        Instant now = options.mode() == RunnerOptions.Mode.ONCE ? passStart : clock.instant();
+        List<Task> claimed = store.claim(options.owner(), free, now, options.lease());
+        for (Task task : claimed) {
+          dispatch(task, workers, timers, completer);
+        }
+        if (!claimed.isEmpty()) {
+          continue;
+        }
+      }
+      if (options.mode() == RunnerOptions.Mode.ONCE && inFlight.isEmpty()) {
+        return;
+      }
+      Optional<Instant> next = free > 0 ? store.nextDue() : Optional.empty();
+      if (options.mode() == RunnerOptions.Mode.UNTIL_IDLE && inFlight.isEmpty()
+          && next.isEmpty()) {
+        return;
+      }
+      Duration wait = options.maxIdleWait();
+      if (next.isPresent()) {
+        Duration untilDue = Duration.between(clock.instant(), next.get());
+        wait = untilDue.compareTo(wait) < 0 ? untilDue : wait;
+      }
+      sleep(wait);
+    }
+  }
+
+  private void dispatch(Task task, ExecutorService workers, ScheduledExecutorService timers,
+      Completer completer) {
+    counters.claimed.incrementAndGet();
+    InFlight f = new InFlight();
+    inFlight.put(task.id(), f);
+    busy.incrementAndGet();
+    workers.execute(() -> {
+      try {
+        Optional<dev.fsm.task.Change> change = work.attempt(task, f, timers, () -> stopNow);
+        if (change.isPresent() && !stopNow) {
+          completer.submit(change.get(), () -> settled(task.id()));
+        } else {
+          if (change.isEmpty() && f.attempt.stopReason() != null) {
+            listener.discarded(task.id(), "the action was stopped ("
+                + f.attempt.stopReason().name().toLowerCase().replace('_', ' ') + ")");
+          }
+          settled(task.id());
+        }
+      } catch (FsmException | IllegalStateException e) {
+        listener.problem("task `" + task.id() + "`: " + e.getMessage());
+        settled(task.id());
+      } catch (RuntimeException e) {
+        listener.problem("task `" + task.id() + "`: internal error: " + e);
+        settled(task.id());
+      } finally {
+        busy.decrementAndGet();
+        wake();
+      }
+    });
+  }
+
+  private void settled(String id) {
+    inFlight.remove(id);
+    wake();
+  }
+
+  /** After the claim loop: lets running actions finish within the grace, then stops them. */
+  private void finishRunning() {
+    Instant deadline = clock.instant().plus(options.shutdownGrace());
+    while (!inFlight.isEmpty() && !stopNow && clock.instant().isBefore(deadline)) {
+      sleep(Duration.between(clock.instant(), deadline));
+    }
+    inFlight.values().forEach(f -> f.attempt.stop(Attempt.StopReason.SHUTDOWN));
+    while (busy.get() > 0) {
+      sleep(Duration.ofMillis(100));
+    }
+  }
+
+  private void renew() {
+    if (inFlight.isEmpty()) {
+      return;
+    }
+    try {
+      Instant until = clock.instant().plus(options.lease());
+      for (String lost : store.renew(options.owner(), List.copyOf(inFlight.keySet()), until)) {
+        InFlight f = inFlight.get(lost);
+        if (f != null) {
+          f.attempt.stop(Attempt.StopReason.LEASE_LOST);
+        }
+      }
+    } catch (RuntimeException e) {
+      listener.problem("could not renew leases: " + e.getMessage());
+    }
+  }
+
+  private void wake() {
+    synchronized (wake) {
+      woken = true;
+      wake.notifyAll();
+    }
+  }
+
+  private void sleep(Duration wait) {
+    long millis = Math.max(1, wait.toMillis());
+    synchronized (wake) {
+      if (!woken) {
+        try {
+          wake.wait(millis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          stopping = true;
+        }
+      }
+      woken = false;
+    }
+  }
+
+  private static void awaitQuietly(ExecutorService pool) {
+    try {
+      pool.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}
