@@ -47,7 +47,7 @@ public final class ProgressLine {
    * True when file descriptor 2 is a terminal device. Java 17 can only ask about stdin and stdout
    * together ({@code System.console()}), which is the answer where /proc is missing.
    */
-  private static boolean stderrIsTerminal() {
+  public static boolean stderrIsTerminal() {
     try {
       String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
