@@ -35,11 +35,12 @@ final class ProgramResult {
    */
   static ActionOutcome of(String stdout, boolean stdoutTruncated, String stderr, int status) {
     String line = lastLine(stdout);
+    if (line.endsWith("}") && stdoutTruncated && stdout.strip().equals(line)) {
+      // Its start was dropped with the rest of the oldest output; it may have been a result.
+      return new ActionOutcome.Error("the last stdout line is longer than the output cap;"
+          + " write a shorter result line");
+    }
     if (line.startsWith("{") && line.endsWith("}")) {
-      if (stdoutTruncated && stdout.strip().equals(line)) {
-        return new ActionOutcome.Error("the last stdout line is longer than the output cap;"
-            + " write a shorter result line");
-      }
       return fromJson(line);
     }
     if (status == 0) {
