@@ -23,6 +23,9 @@ import java.util.concurrent.TimeoutException;
  * <p>The program runs through {@code setsid}, as the leader of a new session and process group,
  * so a stop reaches every process it started, even orphans of a double fork; a
  * {@code ProcessHandle.descendants()} walk alone misses those. It costs about 2 ms per attempt.
+ *
+ * <p>An attempt is {@link ActionOutcome.Stopped} when the stop came before the program exited;
+ * a program that already finished keeps its result, and only its leftover children are stopped.
  */
 final class ProgramRunner implements ActionRunner {
 

@@ -62,10 +62,12 @@ final class Fixtures {
     return file;
   }
 
-  /** Runs the action on another thread, as a worker would. */
+  /** Runs the action on a thread of its own, as a worker would. */
   static CompletableFuture<ActionOutcome> start(ActionRunner runner, ActionRequest request,
       Attempt attempt) {
-    return CompletableFuture.supplyAsync(() -> runner.run(request, attempt));
+    // Not the common pool: on a 2-core machine it runs one task at a time.
+    return CompletableFuture.supplyAsync(() -> runner.run(request, attempt),
+        task -> new Thread(task, "test-worker").start());
   }
 
   /** Waits for a condition, failing after {@code limit}. */

@@ -88,7 +88,7 @@ class JavaRunnerTest {
     Attempt attempt = new Attempt();
     CompletableFuture<Object[]> outcome = CompletableFuture.supplyAsync(() -> new Object[] {
         actions.run(request("acme.Waits", markers), attempt),
-        Thread.currentThread().isInterrupted()});
+        Thread.currentThread().isInterrupted()}, task -> new Thread(task).start());
     awaitFile(markers.resolve("started"));
     attempt.stop(Attempt.StopReason.COMMAND);
     assertThat(outcome.get(5, TimeUnit.SECONDS)).containsExactly(

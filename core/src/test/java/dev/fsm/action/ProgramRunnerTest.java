@@ -10,6 +10,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -164,6 +168,19 @@ class ProgramRunnerTest {
       assertThat(small.run(program(dir, "./long.sh"), new Attempt())).isEqualTo(
           new ActionOutcome.Error("the last stdout line is longer than the output cap; write a"
               + " shorter result line"));
+    }
+  }
+
+  @Test
+  void workersShareOneInstanceAndEachGetsItsOwnResult() throws Exception {
+    script(dir, "echo.sh", "sleep 0.1; echo \"{\\\"event\\\": \\\"e$1\\\"}\"");
+    List<CompletableFuture<ActionOutcome>> outcomes = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      outcomes.add(Fixtures.start(actions, program(dir, "./echo.sh", "" + i), new Attempt()));
+    }
+    for (int i = 0; i < 8; i++) {
+      assertThat(outcomes.get(i).get(10, TimeUnit.SECONDS))
+          .isEqualTo(new ActionOutcome.Event("e" + i, null));
     }
   }
 }
