@@ -77,7 +77,10 @@ final class ProcessTree {
   /** The live processes of the tree besides the program itself, zombies left out. */
   List<ProcessHandle> members() {
     Map<Long, ProcessHandle> found = new LinkedHashMap<>();
-    process.descendants().filter(ProcessHandle::isAlive).forEach(h -> found.put(h.pid(), h));
+    if (process.isAlive()) {
+      // Each walk reads every process of the system; a dead program has no descendants left.
+      process.descendants().filter(ProcessHandle::isAlive).forEach(h -> found.put(h.pid(), h));
+    }
     if (ownGroup) {
       for (long pid : groupMembers(process.pid())) {
         ProcessHandle.of(pid).ifPresent(h -> found.putIfAbsent(pid, h));

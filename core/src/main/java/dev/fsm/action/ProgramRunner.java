@@ -25,12 +25,13 @@ import java.util.concurrent.TimeoutException;
  * {@code ProcessHandle.descendants()} walk alone misses those. It costs about 2 ms per attempt.
  *
  * <p>An attempt is {@link ActionOutcome.Stopped} when the stop came before the program exited;
- * a program that already finished keeps its result, and only its leftover children are stopped.
+ * a program that already finished keeps its result. Processes a finished program left running
+ * are stopped as a stopped program's are: the attempt is over, and so is its work.
  */
 final class ProgramRunner implements ActionRunner {
 
-  /** How long the output pipes may stay open after the program exited, before leftover
-   * children holding them are stopped. */
+  /** How long output may still arrive after the program exited, before children it left
+   * behind are stopped. */
   static final long LINGER_MILLIS = 200;
 
   /** How long to wait for the pipes to close after the last process was killed. */
@@ -79,13 +80,16 @@ final class ProgramRunner implements ActionRunner {
         await(drained, AFTER_KILL_MILLIS);
         return new ActionOutcome.Stopped(stop.join());
       }
-      if (!await(CompletableFuture.anyOf(drained, stop), LINGER_MILLIS) || !drained.isDone()) {
-        // The program exited but something it started still holds stdout or stderr open.
+      // An attempt's processes end with it: children left behind are stopped, whether they
+      // hold stdout open (which must not hang the attempt) or not. Pipe EOF cannot tell which:
+      // the JDK closes a pipe itself when the program exits between two reads.
+      await(CompletableFuture.anyOf(drained, stop), LINGER_MILLIS);
+      if (!tree.members().isEmpty()) {
         terminate(tree);
-        // A process that left the group and the tree may hold them still; then the output read
-        // so far is the output.
-        await(drained, AFTER_KILL_MILLIS);
       }
+      // A process that escaped the group and the tree may hold the pipes still; then the
+      // output read so far is the output.
+      await(drained, AFTER_KILL_MILLIS);
     } catch (InterruptedException e) {
       tree.signal(true);
       Thread.currentThread().interrupt();

@@ -122,6 +122,14 @@ class ProgramStopTest {
   }
 
   @Test
+  void childrenAFinishedProgramLeftRunningAreStopped() throws Exception {
+    script(dir, "detaches.sh", "sleep 300 > /dev/null 2>&1 < /dev/null & echo $! > child");
+    assertThat(actions.run(program(dir, "./detaches.sh"), new Attempt()))
+        .isEqualTo(new ActionOutcome.Event("ok", null));
+    assertThat(running(Long.parseLong(awaitFile(dir.resolve("child"))))).isFalse();
+  }
+
+  @Test
   void anAttemptStoppedBeforeItStartsRunsNothing() throws Exception {
     script(dir, "never.sh", "touch ran");
     Attempt attempt = new Attempt();
