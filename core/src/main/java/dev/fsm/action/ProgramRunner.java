@@ -22,7 +22,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>The program runs through {@code setsid}, as the leader of a new session and process group,
  * so a stop reaches every process it started, even orphans of a double fork; a
- * {@code ProcessHandle.descendants()} walk alone misses those. It costs about 2 ms per attempt.
+ * {@code ProcessHandle.descendants()} walk alone misses those. With the scan of the group for
+ * leftovers after the program exits, it costs 2-4 ms per attempt (measured on 2 cores).
  *
  * <p>An attempt is {@link ActionOutcome.Stopped} when the stop came before the program exited;
  * a program that already finished keeps its result. Processes a finished program left running
