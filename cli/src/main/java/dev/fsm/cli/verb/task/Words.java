@@ -36,7 +36,7 @@ final class Words {
 
   static String unknown(String what, String word, List<String> known) {
     String hint = DidYouMean.hint(word, known);
-    return "unknown " + what + " `" + word + "`" + (hint == null ? "" : "; " + hint) + " ("
-        + what + "s: " + String.join(", ", known) + ")";
+    return "unknown " + what + " `" + word + "`" + (hint == null ? "" : "; " + hint) + " (one of: "
+        + String.join(", ", known) + ")";
   }
 }
