@@ -3,6 +3,14 @@ package dev.fsm.cli;
 import dev.fsm.cli.verb.Bench;
 import dev.fsm.cli.verb.Validate;
 import dev.fsm.cli.verb.store.Store;
+import dev.fsm.cli.verb.task.History;
+import dev.fsm.cli.verb.task.Ls;
+import dev.fsm.cli.verb.task.Machines;
+import dev.fsm.cli.verb.task.Send;
+import dev.fsm.cli.verb.task.Show;
+import dev.fsm.cli.verb.task.Signal;
+import dev.fsm.cli.verb.task.Start;
+import dev.fsm.cli.verb.task.Stats;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -25,7 +33,9 @@ import picocli.CommandLine.Spec;
     description = "Describe a process as a YAML machine of states and events; fsm validates it"
         + " and runs task instances through it, durably.",
     footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
-    subcommands = {Validate.class, Bench.class, Store.class, CommandLine.HelpCommand.class})
+    subcommands = {Validate.class, Machines.class, Start.class, Send.class, Signal.class,
+        Ls.class, Show.class, History.class, Stats.class, Bench.class, Store.class,
+        CommandLine.HelpCommand.class})
 public final class Fsm implements Runnable {
 
   @Mixin GlobalOptions global;
@@ -61,6 +71,8 @@ public final class Fsm implements Runnable {
   public static CommandLine commandLine(PrintWriter out, PrintWriter err, Map<String, String> env) {
     GlobalOptions global = new GlobalOptions(env);
     CommandLine cmd = new CommandLine(new Fsm(global));
+    // `--context @FILE` names a file of JSON; picocli would otherwise read it as arguments.
+    cmd.setExpandAtFiles(false);
     cmd.setOut(out);
     cmd.setErr(err);
     cmd.setExecutionExceptionHandler(new ExitCodes.OnExecution());

@@ -2,6 +2,7 @@ package dev.fsm.cli;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.OptionalInt;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
@@ -66,6 +67,17 @@ public final class GlobalOptions {
   /** True when the user asked for more detail. */
   public boolean verbose() {
     return verbose;
+  }
+
+  /** The terminal's width from $COLUMNS when the shell exports it; tables fit it. */
+  public OptionalInt columns() {
+    String columns = env.get("COLUMNS");
+    try {
+      int n = columns == null ? 0 : Integer.parseInt(columns.strip());
+      return n >= 20 ? OptionalInt.of(n) : OptionalInt.empty();
+    } catch (NumberFormatException e) {
+      return OptionalInt.empty();
+    }
   }
 
   /** True when colours are allowed: not refused by option or NO_COLOR (terminal checked later). */

@@ -1,0 +1,52 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.verb.Json;
+import dev.fsm.control.Control;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code fsm history}: every transition and command of a task, oldest first. */
+@Command(
+    name = "history",
+    mixinStandardHelpOptions = true,
+    header = "Show a task's history, oldest first.",
+    description = "Each move between states and each operator's command: when, from, event,"
+        + " to, how long the attempt ran, the attempt number, who caused it and why.")
+public final class History implements Callable<Integer> {
+
+  @Parameters(paramLabel = "ID", description = "The task's id, or a unique start of it.")
+  String id;
+
+  @ParentCommand Fsm fsm;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    GlobalOptions global = fsm.global();
+    PrintWriter out = spec.commandLine().getOut();
+    List<Transition> history;
+    try (Control control = TaskAccess.open(global, "fsm history", false)) {
+      Task task = TaskIdPrefix.resolve(control, id);
+      history = control.history(task.id());
+    }
+    if (global.json()) {
+      Json.print(out, TaskJson.history(history));
+    } else {
+      HistoryTable.of(history).print(out, global.columns());
+    }
+    return ExitCodes.OK;
+  }
+}

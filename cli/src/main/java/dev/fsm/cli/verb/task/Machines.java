@@ -1,0 +1,105 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.Table;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.verb.Json;
+import dev.fsm.control.Control;
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.embedded.StoreCheck;
+import dev.fsm.task.TaskStatus;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code fsm machines}: the machines of the folder and the store, versions and task counts. */
+@Command(
+    name = "machines",
+    mixinStandardHelpOptions = true,
+    header = "List machines: their files, registered versions and tasks by status.",
+    description = "Machines in the machines folder are listed even before any task is started;"
+        + " a version is registered when `fsm start` first uses a file's text.")
+public final class Machines implements Callable<Integer> {
+
+  /** One machine as listed. */
+  private record Listed(String name, Path file, List<MachineVersion> versions,
+      Map<TaskStatus, Long> counts) {}
+
+  @ParentCommand Fsm fsm;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    GlobalOptions global = fsm.global();
+    PrintWriter out = spec.commandLine().getOut();
+    Map<String, Path> files = MachineFiles.inFolder(global.machines());
+    Map<String, Listed> listed = new TreeMap<>();
+    files.forEach((name, file) -> listed.put(name, new Listed(name, file, List.of(), Map.of())));
+    Path store = TaskAccess.folder(global, true);
+    boolean hasStore = Files.isDirectory(store) && StoreCheck.holdsStore(store);
+    if (hasStore) {
+      try (Control control = TaskAccess.open(global, "fsm machines", false)) {
+        Map<String, Map<TaskStatus, Long>> counts = new TreeMap<>();
+        for (TaskCount c : control.counts()) {
+          counts.computeIfAbsent(c.machine(), m -> new EnumMap<>(TaskStatus.class))
+              .merge(c.status(), c.count(), Long::sum);
+        }
+        List<String> names = new ArrayList<>(control.machineNames());
+        names.addAll(files.keySet());
+        for (String name : names) {
+          listed.put(name, new Listed(name, files.get(name), control.versions(name),
+              counts.getOrDefault(name, Map.of())));
+        }
+      }
+    } else if (files.isEmpty()) {
+      spec.commandLine().getErr().println("no machines: no machine files in "
+          + global.machines() + " and no store at " + store + "; choose them with --machines"
+          + " DIR and --store PATH");
+      return ExitCodes.OK;
+    }
+    if (global.json()) {
+      Json.print(out, listed.values().stream().map(m -> TaskJson.machine(m.name(),
+          m.file() == null ? null : m.file().toString(), m.versions(), m.counts())).toList());
+    } else {
+      print(listed.values(), out, global);
+    }
+    return ExitCodes.OK;
+  }
+
+  private static void print(Iterable<Listed> machines, PrintWriter out, GlobalOptions global) {
+    Table table = new Table("MACHINE", "VERSION", "REGISTERED", "TASKS", "FILE");
+    for (Listed m : machines) {
+      String file = m.file() == null ? "-" : m.file().toString();
+      if (m.versions().isEmpty()) {
+        table.add(m.name(), "-", "-", TaskText.counts(m.counts()), file);
+        continue;
+      }
+      // Newest version first, with the machine's name, counts and file on its row only.
+      List<MachineVersion> newestFirst = new ArrayList<>(m.versions());
+      Collections.reverse(newestFirst);
+      boolean first = true;
+      for (MachineVersion v : newestFirst) {
+        table.add(first ? m.name() : "", "v" + v.number() + " " + v.version(),
+            TaskText.time(v.registered()), first ? TaskText.counts(m.counts()) : "",
+            first ? file : "");
+        first = false;
+      }
+    }
+    table.print(out, global.columns());
+  }
+}

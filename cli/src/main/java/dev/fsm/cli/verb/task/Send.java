@@ -1,0 +1,133 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.verb.Json;
+import dev.fsm.control.BulkSendReport;
+import dev.fsm.control.Control;
+import dev.fsm.control.TaskSelector;
+import dev.fsm.task.Command;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code fsm send}: an operator's command to one task, or to every task of a selection. */
+@CommandLine.Command(
+    name = "send",
+    mixinStandardHelpOptions = true,
+    header = "Send a command to a task, or to every task a selection matches.",
+    description = {
+      "fsm send ID COMMAND, or fsm send --machine M [--state S] [--status X] COMMAND.",
+      "Commands: run, pause, sleep (needs --until), kill, error (takes --reason), complete,"
+          + " checkpoint, release. A command the task's status does not allow is refused and"
+          + " the task is left as it was.",
+      "Exits 1 when the command was refused (for any task of a selection)."
+    })
+public final class Send implements Callable<Integer> {
+
+  @Parameters(arity = "1..2", paramLabel = "[ID] COMMAND",
+      description = "The task's id (or a unique start of it) and the command.")
+  List<String> words;
+
+  @Option(names = "--until", paramLabel = "TIME", converter = Times.Converter.class,
+      description = "For sleep: when to wake, ISO-8601 or a duration from now such as 10m.")
+  Instant until;
+
+  @Option(names = "--reason", paramLabel = "TEXT",
+      description = "Why, recorded in the history (and the error, for `error`).")
+  String reason;
+
+  @Option(names = "--machine", paramLabel = "M", description = "Send to the tasks of machine M.")
+  String machine;
+
+  @Option(names = "--state", paramLabel = "S", description = "Only tasks in state S.")
+  String state;
+
+  @Option(names = "--status", paramLabel = "X", converter = Words.StatusConverter.class,
+      description = "Only tasks with status X.")
+  TaskStatus status;
+
+  @Option(names = "--dry-run", description = "With --machine: say what would change; change"
+      + " nothing.")
+  boolean dryRun;
+
+  @ParentCommand Fsm fsm;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    CommandLine cmd = spec.commandLine();
+    boolean bulk = machine != null;
+    if (!bulk && (state != null || status != null || dryRun)) {
+      throw new ParameterException(cmd, "--state, --status and --dry-run select tasks of a"
+          + " machine; add --machine M, or send to one task with fsm send ID COMMAND");
+    }
+    if (bulk ? words.size() != 1 : words.size() != 2) {
+      throw new ParameterException(cmd, bulk
+          ? "with --machine give only the command: fsm send --machine " + machine + " COMMAND"
+          : "give a task id and a command: fsm send ID COMMAND (or select tasks with --machine)");
+    }
+    Command command = Words.command(cmd, words.get(words.size() - 1));
+    if (command == Command.SLEEP && until == null) {
+      throw new ParameterException(cmd, "`sleep` needs --until TIME|DURATION, e.g. --until 10m");
+    }
+    if (command != Command.SLEEP && until != null) {
+      throw new ParameterException(cmd, "--until is for `sleep` only");
+    }
+    GlobalOptions global = fsm.global();
+    PrintWriter out = cmd.getOut();
+    try (Control control = TaskAccess.open(global, "fsm send", false)) {
+      if (bulk) {
+        return sendAll(control, command, global, out, cmd.getErr());
+      }
+      Task before = TaskIdPrefix.resolve(control, words.get(0));
+      Task after = control.send(before.id(), command, until, reason);
+      if (global.json()) {
+        Json.print(out, TaskJson.task(after));
+      } else {
+        out.println(after.id() + ": " + command.word() + " sent; " + (before.status()
+            == after.status() ? "still " + after.status().word()
+                : before.status().word() + " -> " + after.status().word()));
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  private int sendAll(Control control, Command command, GlobalOptions global, PrintWriter out,
+      PrintWriter err) {
+    KnownMachine.require(control, machine);
+    BulkSendReport r = control.sendAll(new TaskSelector(machine, Optional.ofNullable(state),
+        Optional.ofNullable(status)), command, until, reason, dryRun);
+    if (global.json()) {
+      Json.print(out, TaskJson.bulkSend(command.word(), r));
+    } else {
+      String changed = r.dryRun() ? "would change" : "changed";
+      out.println(command.word() + (r.dryRun() ? " (dry run)" : "") + ": "
+          + TaskText.tasks(r.matched()) + " matched, " + r.changed().size() + " " + changed
+          + ", " + r.refused().size() + " refused");
+      for (BulkSendReport.Refusal refusal : r.refused()) {
+        out.println("  refused " + refusal.reason());
+      }
+    }
+    if (!r.refused().isEmpty()) {
+      err.println("fsm: " + command.word() + " was refused by " + TaskText.tasks(
+          r.refused().size()) + (r.dryRun() ? " (dry run: nothing was changed)" : ""));
+      return ExitCodes.FAILED;
+    }
+    return ExitCodes.OK;
+  }
+}

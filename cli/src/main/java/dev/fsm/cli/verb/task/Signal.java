@@ -1,0 +1,62 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.verb.Json;
+import dev.fsm.control.Control;
+import dev.fsm.task.Task;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code fsm signal}: fires an event on a task waiting in an externally progressed state. */
+@Command(
+    name = "signal",
+    mixinStandardHelpOptions = true,
+    header = "Fire an event on a task waiting for one.",
+    description = {
+      "The task must be runnable in a state with no `run` or `wait`, and the state must have an"
+          + " edge for the event; anything else is refused (exit 1).",
+      "--context is merged shallowly into the task's context."
+    })
+public final class Signal implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "ID", description = "The task's id, or a unique start.")
+  String id;
+
+  @Parameters(index = "1", paramLabel = "EVENT", description = "The event to fire.")
+  String event;
+
+  @Option(names = "--context", paramLabel = "JSON|@FILE",
+      description = "A JSON object (or @FILE of one) merged into the task's context.")
+  String context;
+
+  @ParentCommand Fsm fsm;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    GlobalOptions global = fsm.global();
+    PrintWriter out = spec.commandLine().getOut();
+    String patch = ContextArgument.read(context);
+    try (Control control = TaskAccess.open(global, "fsm signal", false)) {
+      Task before = TaskIdPrefix.resolve(control, id);
+      Task after = control.signal(before.id(), event, patch);
+      if (global.json()) {
+        Json.print(out, TaskJson.task(after));
+      } else {
+        out.println(after.id() + ": " + before.state() + " --" + event + "--> " + after.state()
+            + ", " + after.status().word());
+      }
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,153 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.FsmException;
+import dev.fsm.cli.ProgressLine;
+import dev.fsm.control.Control;
+import dev.fsm.control.MachineSource;
+import dev.fsm.control.NewTask;
+import dev.fsm.task.Task;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Starts the tasks of a JSON-lines file: every line is checked before any task is started, then
+ * tasks go to the store in chunks, each all or none, so a failure leaves a clear boundary.
+ */
+final class StartFromFile {
+
+  /** Tasks per call to the store: one durable commit each. */
+  static final int CHUNK = 1_000;
+
+  private static final int ERRORS_SHOWN = 20;
+
+  private final Path file;
+  private final Clock clock;
+
+  StartFromFile(Path file, Clock clock) {
+    // One fixed instant, so "at": "10m" means the same in the check and in the start.
+    this.file = file;
+    this.clock = Clock.fixed(clock.instant(), clock.getZone());
+  }
+
+  /**
+   * Checks every line; prints the bad ones as FILE:LINE: message on {@code err}.
+   *
+   * @return the number of tasks the file holds
+   * @throws FsmException when any line is bad
+   */
+  long check(PrintWriter err) {
+    long[] tasks = {0};
+    List<String> problems = new ArrayList<>();
+    Set<String> ids = new HashSet<>();
+    long[] bad = {0};
+    read((lineNo, line) -> {
+      try {
+        NewTask t = TaskLines.parse(line, clock);
+        if (t.id() != null && !ids.add(t.id())) {
+          throw new IllegalArgumentException("id `" + t.id() + "` is given twice in the file");
+        }
+        tasks[0]++;
+      } catch (IllegalArgumentException e) {
+        if (++bad[0] <= ERRORS_SHOWN) {
+          problems.add(file + ":" + lineNo + ": " + e.getMessage());
+        }
+      }
+    });
+    if (bad[0] > 0) {
+      problems.forEach(err::println);
+      if (bad[0] > ERRORS_SHOWN) {
+        err.println("... and " + (bad[0] - ERRORS_SHOWN) + " more bad lines");
+      }
+      throw new FsmException(bad[0] + (bad[0] == 1 ? " bad line" : " bad lines") + " in "
+          + file + "; no task was started. Fix " + (bad[0] == 1 ? "it" : "them")
+          + " and run the command again");
+    }
+    if (tasks[0] == 0) {
+      throw new FsmException(file + " has no tasks; write one JSON object per line, like"
+          + " {\"id\": \"a1\", \"context\": {\"n\": 1}}");
+    }
+    return tasks[0];
+  }
+
+  /**
+   * Starts the file's tasks chunk by chunk, handing each chunk's tasks to {@code started} as soon
+   * as they are durable.
+   *
+   * @throws FsmException when a chunk fails, saying which lines were started and which not
+   */
+  void start(Control control, MachineSource machine, long total, PrintWriter err,
+      Consumer<List<Task>> started) {
+    ProgressLine progress = ProgressLine.onStderr(err);
+    List<NewTask> chunk = new ArrayList<>(CHUNK);
+    long[] firstLine = {0};
+    long[] lastLine = {0};
+    long[] done = {0};
+    long[] startedUpTo = {0};
+    Runnable send = () -> {
+      try {
+        started.accept(control.start(machine, chunk));
+      } catch (FsmException e) {
+        throw new FsmException(failure(done[0], startedUpTo[0], firstLine[0], lastLine[0],
+            e.getMessage()), e);
+      }
+      done[0] += chunk.size();
+      startedUpTo[0] = lastLine[0];
+      chunk.clear();
+      progress.show("starting tasks", done[0], total);
+    };
+    read((lineNo, line) -> {
+      if (chunk.isEmpty()) {
+        firstLine[0] = lineNo;
+      }
+      chunk.add(TaskLines.parse(line, clock));
+      lastLine[0] = lineNo;
+      if (chunk.size() == CHUNK) {
+        send.run();
+      }
+    });
+    if (!chunk.isEmpty()) {
+      send.run();
+    }
+  }
+
+  private String failure(long done, long startedUpTo, long from, long to, String why) {
+    String failed = "lines " + from + "-" + to + " of " + file + " failed: " + why;
+    if (done == 0) {
+      return failed + "; no task was started";
+    }
+    return failed + "; the " + done + " tasks of lines 1-" + startedUpTo + " were started"
+        + " (they are listed on stdout) and none from line " + from + " on";
+  }
+
+  private interface LineHandler {
+    void line(long lineNo, String line);
+  }
+
+  /** Calls {@code handler} with every non-blank line and its number. */
+  private void read(LineHandler handler) {
+    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      long lineNo = 0;
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        lineNo++;
+        if (!line.isBlank()) {
+          handler.line(lineNo, line);
+        }
+      }
+    } catch (NoSuchFileException e) {
+      throw new FsmException("--from " + file + ": no such file");
+    } catch (IOException e) {
+      throw new FsmException("--from " + file + ": cannot read it: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.Table;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.verb.Json;
+import dev.fsm.control.Control;
+import dev.fsm.control.StateStats;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code fsm stats}: per state, tasks by status, attempt durations, error rate and timeout. */
+@Command(
+    name = "stats",
+    mixinStandardHelpOptions = true,
+    header = "Per state: tasks by status, p50/p95/p99 durations, error rate, timeout.",
+    description = "Durations and error rates come from the histories of successful attempts"
+        + " (sampled on large stores); counts are exact.")
+public final class Stats implements Callable<Integer> {
+
+  @Parameters(arity = "0..1", paramLabel = "MACHINE",
+      description = "One machine (default: every machine with tasks).")
+  String machine;
+
+  @ParentCommand Fsm fsm;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    GlobalOptions global = fsm.global();
+    PrintWriter out = spec.commandLine().getOut();
+    List<StateStats> stats;
+    try (Control control = TaskAccess.open(global, "fsm stats", false)) {
+      if (machine != null) {
+        KnownMachine.require(control, machine);
+      }
+      stats = control.stats(machine);
+    }
+    if (global.json()) {
+      Json.print(out, stats.stream().map(TaskJson::stats).toList());
+      return ExitCodes.OK;
+    }
+    if (stats.isEmpty()) {
+      spec.commandLine().getErr().println("no tasks yet; start one with `fsm start MACHINE`");
+      return ExitCodes.OK;
+    }
+    Table table = new Table("MACHINE", "STATE", "TASKS", "SAMPLES", "P50", "P95", "P99",
+        "ERRORS", "TIMEOUT");
+    for (StateStats s : stats) {
+      table.add(s.machine(), s.state(), TaskText.counts(s.counts()), s.samples(),
+          TaskText.duration(s.p50()), TaskText.duration(s.p95()), TaskText.duration(s.p99()),
+          String.format(Locale.ROOT, "%.1f%%", s.errorRate() * 100), s.timeout());
+    }
+    table.print(out, global.columns());
+    return ExitCodes.OK;
+  }
+}

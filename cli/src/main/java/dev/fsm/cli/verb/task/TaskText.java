@@ -1,0 +1,84 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.Style;
+import dev.fsm.control.Control;
+import dev.fsm.model.Durations;
+import dev.fsm.store.MachineVersion;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** How the task verbs write times, durations, statuses and counts for people. */
+final class TaskText {
+
+  private static final DateTimeFormatter LOCAL =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+
+  private TaskText() {}
+
+  /** A time in the local zone to the second, or "-". */
+  static String time(Instant t) {
+    return t == null ? "-" : LOCAL.format(t);
+  }
+
+  /** A duration as a machine file writes it ({@code 1m30s}, {@code 250ms}), or "-". */
+  static String duration(Duration d) {
+    return d == null ? "-" : Durations.format(d);
+  }
+
+  /** A status word, coloured by how it stands: ended well, ended badly, or needs a look. */
+  static String status(Style style, String word) {
+    return switch (TaskStatus.parse(word.strip()).orElse(TaskStatus.RUNNABLE)) {
+      case COMPLETED -> style.good(word);
+      case FAILED, FAULT -> style.error(word);
+      case KILLED, PAUSED -> style.warning(word);
+      default -> word;
+    };
+  }
+
+  /**
+   * The time that matters in a list: when a scheduled task is due, else when it last changed
+   * (its last attempt or the state it entered, whichever is later).
+   */
+  static String dueOrUpdated(Task t) {
+    if (t.due() != null) {
+      return time(t.due());
+    }
+    Instant updated = t.lastAttempt() != null && t.lastAttempt().isAfter(t.stateEntered())
+        ? t.lastAttempt() : t.stateEntered();
+    return time(updated);
+  }
+
+  /** Counts as {@code 2 runnable, 5 completed}, or "none". */
+  static String counts(Map<TaskStatus, Long> counts) {
+    List<String> parts = new ArrayList<>();
+    for (TaskStatus s : TaskStatus.values()) {
+      long n = counts.getOrDefault(s, 0L);
+      if (n > 0) {
+        parts.add(n + " " + s.word());
+      }
+    }
+    return parts.isEmpty() ? "none" : String.join(", ", parts);
+  }
+
+  /** A task's machine and version as {@code order v2 (3f2a9c1b0e4d)}. */
+  static String version(Control control, Task t) {
+    for (MachineVersion v : control.versions(t.machine())) {
+      if (v.version().equals(t.version())) {
+        return t.machine() + " v" + v.number() + " (" + v.version() + ")";
+      }
+    }
+    return t.machine() + " " + t.version();
+  }
+
+  /** "1 task" or "3 tasks". */
+  static String tasks(long n) {
+    return n + (n == 1 ? " task" : " tasks");
+  }
+}

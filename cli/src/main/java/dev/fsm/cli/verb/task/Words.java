@@ -1,0 +1,42 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.diagnostic.DidYouMean;
+import dev.fsm.task.Command;
+import dev.fsm.task.TaskStatus;
+import java.util.Arrays;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
+
+/** Reads the command and status words users type; a wrong one is a usage error listing all. */
+final class Words {
+
+  private Words() {}
+
+  /**
+   * The command a user typed.
+   *
+   * @throws ParameterException naming the commands, with a suggestion when one is close
+   */
+  static Command command(CommandLine cmd, String word) {
+    return Command.parse(word).orElseThrow(() -> new ParameterException(cmd,
+        unknown("command", word, Arrays.stream(Command.values()).map(Command::word).toList())));
+  }
+
+  /** Converts {@code --status} values. */
+  static final class StatusConverter implements ITypeConverter<TaskStatus> {
+    @Override
+    public TaskStatus convert(String word) {
+      return TaskStatus.parse(word).orElseThrow(() -> new TypeConversionException(unknown(
+          "status", word, Arrays.stream(TaskStatus.values()).map(TaskStatus::word).toList())));
+    }
+  }
+
+  static String unknown(String what, String word, List<String> known) {
+    String hint = DidYouMean.hint(word, known);
+    return "unknown " + what + " `" + word + "`" + (hint == null ? "" : "; " + hint) + " (one of: "
+        + String.join(", ", known) + ")";
+  }
+}

@@ -1,0 +1,39 @@
+package dev.fsm.cli.verb.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fsm.control.NewTask;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+
+class TaskLinesTest {
+
+  private static final Instant NOW = Instant.parse("2030-01-31T09:00:00Z");
+  private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+
+  @Test
+  void everyKeyIsOptional() {
+    assertThat(TaskLines.parse("{}", CLOCK)).isEqualTo(new NewTask(null, null, null));
+    assertThat(TaskLines.parse("{\"id\": \"a1\", \"context\": {\"n\": 1}, \"at\": \"5m\"}",
+        CLOCK)).isEqualTo(new NewTask("a1", "{\"n\":1}", NOW.plusSeconds(300)));
+  }
+
+  @Test
+  void badLinesSayWhatIsWrong() {
+    assertThatThrownBy(() -> TaskLines.parse("nope", CLOCK)).hasMessageStartingWith(
+        "not valid JSON");
+    assertThatThrownBy(() -> TaskLines.parse("[1]", CLOCK)).hasMessageStartingWith(
+        "each line must be a JSON object");
+    assertThatThrownBy(() -> TaskLines.parse("{\"colour\": 1}", CLOCK))
+        .hasMessage("unknown key `colour`; a line may have id, context and at");
+    assertThatThrownBy(() -> TaskLines.parse("{\"context\": \"x\"}", CLOCK))
+        .hasMessage("`context` must be a JSON object");
+    assertThatThrownBy(() -> TaskLines.parse("{\"id\": 7}", CLOCK))
+        .hasMessage("`id` must be a string");
+    assertThatThrownBy(() -> TaskLines.parse("{\"at\": \"soon\"}", CLOCK))
+        .hasMessageContaining("`soon` is neither a time nor a duration");
+  }
+}
