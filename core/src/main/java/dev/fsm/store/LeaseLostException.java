@@ -8,7 +8,22 @@ import dev.fsm.FsmException;
  */
 public final class LeaseLostException extends FsmException {
 
+  private final String id;
+  private final String owner;
+
   public LeaseLostException(String id, String owner) {
     super("runner " + owner + " no longer holds task `" + id + "`; its outcome is discarded");
+    this.id = id;
+    this.owner = owner;
+  }
+
+  /** The task's id. */
+  public String id() {
+    return id;
+  }
+
+  /** The runner that lost the lease. */
+  public String owner() {
+    return owner;
   }
 }

@@ -1,0 +1,168 @@
+package dev.fsm.control;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import dev.fsm.FsmException;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.SocketChannel;
+
+/**
+ * One client's connection on the server: reads requests one after another, runs each, and writes
+ * each response once the delegate has returned. While a request runs, {@link #heartbeat} writes a
+ * newline now and then so the client knows the owner is alive.
+ */
+final class Connection implements Runnable {
+
+  private static final System.Logger LOG = System.getLogger(Connection.class.getName());
+  static final long HEARTBEAT_NANOS = 2_000_000_000L;
+
+  private final SocketChannel channel;
+  private final Dispatcher dispatcher;
+  private final String owner;
+  private final JsonGenerator out;
+  private final Object writeLock = new Object();
+  private long lastWrite = System.nanoTime();
+  private final Thread thread;
+  private boolean busy;
+  private boolean closing;
+
+  Connection(SocketChannel channel, Dispatcher dispatcher, String owner) throws IOException {
+    this.channel = channel;
+    this.dispatcher = dispatcher;
+    this.owner = owner;
+    this.out = Wire.JSON.createGenerator(ChannelStreams.output(channel, null));
+    this.thread = new Thread(this, "fsm-control-connection");
+    thread.setDaemon(true);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  boolean finished() {
+    return thread.getState() == Thread.State.TERMINATED;
+  }
+
+  /** Waits for the connection's thread to end; false when it did not within the time. */
+  boolean join(long millis) throws InterruptedException {
+    thread.join(millis);
+    return finished();
+  }
+
+  @Override
+  public void run() {
+    try (JsonParser in = Wire.JSON.createParser(ChannelStreams.input(channel, null))) {
+      while (in.nextToken() != null) {
+        Request request;
+        try {
+          request = Request.read(in);
+        } catch (IOException | RuntimeException e) {
+          // The stream's framing is unknown from here on: answer, then hang up.
+          respond(null, new FsmException(owner + " could not read the request (" + e.getMessage()
+              + "); use the same fsm version for both"), RemoteErrors.BAD_REQUEST);
+          return;
+        }
+        if (!begin()) {
+          return;
+        }
+        run(request);
+        if (!end()) {
+          return;
+        }
+      }
+    } catch (IOException e) {
+      // The client hung up or the server is closing; either way there is nobody to answer.
+    } finally {
+      closeChannel();
+    }
+  }
+
+  private void run(Request request) throws IOException {
+    if (request.version != Wire.VERSION) {
+      respond(null, new FsmException(owner + " speaks control protocol v" + Wire.VERSION
+          + " but was sent v" + request.version + "; use the same fsm version for both"), null);
+      return;
+    }
+    Dispatcher.Reply reply;
+    try {
+      reply = dispatcher.dispatch(request);
+    } catch (FsmException e) {
+      respond(null, e, null);
+      return;
+    } catch (RuntimeException | Error e) {
+      LOG.log(Level.ERROR, owner + " failed a control request (" + request.op + ")", e);
+      respond(null, new FsmException(RemoteErrors.failure(owner, e)), RemoteErrors.FAILED);
+      return;
+    }
+    respond(reply, null, null);
+  }
+
+  /** Writes one response line: the reply's result, or the error as {@code kind}. */
+  private void respond(Dispatcher.Reply reply, FsmException error, String kind)
+      throws IOException {
+    synchronized (writeLock) {
+      out.writeStartObject();
+      out.writeNumberField("v", Wire.VERSION);
+      out.writeBooleanField("ok", error == null);
+      if (error == null) {
+        out.writeFieldName("result");
+        reply.write(out);
+      } else {
+        out.writeFieldName("error");
+        RemoteErrors.write(out, error, kind);
+      }
+      out.writeEndObject();
+      out.writeRaw('\n');
+      out.flush();
+      lastWrite = System.nanoTime();
+    }
+  }
+
+  /** Writes a newline when a request has been running a while without a word to the client. */
+  void heartbeat(long now) {
+    synchronized (this) {
+      if (!busy) {
+        return;
+      }
+    }
+    synchronized (writeLock) {
+      if (now - lastWrite < HEARTBEAT_NANOS) {
+        return;
+      }
+      try {
+        out.writeRaw('\n');
+        out.flush();
+        lastWrite = now;
+      } catch (IOException e) {
+        // The client left; the request still finishes and its answer goes nowhere.
+      }
+    }
+  }
+
+  private synchronized boolean begin() {
+    busy = !closing;
+    return busy;
+  }
+
+  private synchronized boolean end() {
+    busy = false;
+    return !closing;
+  }
+
+  /** Stops the connection: at once when idle, after its response when a request is running. */
+  synchronized void closeWhenIdle() {
+    closing = true;
+    if (!busy) {
+      closeChannel();
+    }
+  }
+
+  private void closeChannel() {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // Closing is all that was wanted.
+    }
+  }
+}
