@@ -2,6 +2,7 @@ package dev.fsm.cli;
 
 import dev.fsm.FsmException;
 import dev.fsm.control.Control;
+import dev.fsm.control.Controls;
 import dev.fsm.control.LocalControl;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.store.embedded.EmbeddedStore;
@@ -28,10 +29,12 @@ public final class TaskAccess {
    */
   public static Control open(GlobalOptions global, String verb, boolean create) {
     Path folder = folder(global, create);
-    EmbeddedStore store = EmbeddedStore.open(folder,
-        EmbeddedStoreOptions.defaults().purpose(verb));
-    return new LocalControl(store, new MachineLibrary(store, global.machines()),
-        Clock.systemUTC(), operator(), LocalControl.Listener.NONE, true);
+    return Controls.open(folder, () -> {
+      EmbeddedStore store = EmbeddedStore.open(folder,
+          EmbeddedStoreOptions.defaults().purpose(verb));
+      return new LocalControl(store, new MachineLibrary(store, global.machines()),
+          Clock.systemUTC(), operator(), LocalControl.Listener.NONE, true);
+    });
   }
 
   /** Who an operator's commands come from in a task's history. */

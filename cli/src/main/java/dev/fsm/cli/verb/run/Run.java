@@ -1,0 +1,210 @@
+package dev.fsm.cli.verb.run;
+
+import dev.fsm.FsmException;
+import dev.fsm.action.ActionOptions;
+import dev.fsm.action.Actions;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.ProgressLine;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.control.ControlServer;
+import dev.fsm.control.LocalControl;
+import dev.fsm.engine.MachineLibrary;
+import dev.fsm.engine.RunListener;
+import dev.fsm.engine.Runner;
+import dev.fsm.engine.RunnerOptions;
+import dev.fsm.model.Durations;
+import dev.fsm.store.embedded.EmbeddedStore;
+import dev.fsm.store.embedded.EmbeddedStoreOptions;
+import dev.fsm.task.Change;
+import dev.fsm.task.Transition;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+
+/** {@code fsm run}: the worker loop. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    header = "Run tasks: claim due tasks, run their actions, record every transition.",
+    description = {
+      "Claims runnable tasks whose time has come, oldest due first, runs their actions on N"
+          + " workers and durably records each outcome. While it runs, other fsm commands on"
+          + " the same store reach it through a control socket beside the store.",
+      "Ctrl-C or SIGTERM once: stop claiming, let running actions finish (releasing them after"
+          + " the grace period), exit 0. Twice: stop at once."
+    })
+public final class Run implements Callable<Integer> {
+
+  @Option(names = "--workers", paramLabel = "N", defaultValue = "4",
+      description = "Actions run at once (default: ${DEFAULT-VALUE}).")
+  int workers;
+
+  @ArgGroup(exclusive = true)
+  Until until;
+
+  @Option(names = "--plugins", paramLabel = "DIR",
+      description = "Folder of jars holding the classes of `java:` actions.")
+  Path plugins;
+
+  @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "10s",
+      description = "How long a stop lets running actions finish, and a stopped program has"
+          + " between SIGTERM and SIGKILL (default: ${DEFAULT-VALUE}).")
+  String grace;
+
+  @ParentCommand Fsm fsm;
+
+  @Spec CommandSpec spec;
+
+  static final class Until {
+    @Option(names = "--until-idle", required = true,
+        description = "Exit once nothing more can happen without outside input.")
+    boolean idle;
+
+    @Option(names = "--once", required = true,
+        description = "Run one pass over what is due now, then exit.")
+    boolean once;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    GlobalOptions global = fsm.global();
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (workers < 1 || workers > 1024) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+          "--workers must be between 1 and 1024, not " + workers);
+    }
+    Duration graceTime = parseGrace();
+    if (plugins != null && !Files.isDirectory(plugins)) {
+      throw new FsmException("--plugins " + plugins + " is not a folder; give the folder that"
+          + " holds the jars of your java: actions");
+    }
+    RunnerOptions.Mode mode = until == null ? RunnerOptions.Mode.FOREVER
+        : until.idle ? RunnerOptions.Mode.UNTIL_IDLE : RunnerOptions.Mode.ONCE;
+    Path folder = TaskAccess.folder(global, true);
+    String owner = "runner:" + ProcessHandle.current().pid() + "@" + host();
+    try (EmbeddedStore store = EmbeddedStore.open(folder,
+            EmbeddedStoreOptions.defaults().purpose("fsm run"));
+        Actions actions = new Actions(ActionOptions.DEFAULTS.withGrace(graceTime)
+            .withPlugins(plugins))) {
+      MachineLibrary machines = new MachineLibrary(store, global.machines());
+      boolean live = ProgressLine.stderrIsTerminal() && !global.verbose();
+      Runner runner = new Runner(store, machines, actions,
+          RunnerOptions.of(workers, mode, owner).withShutdownGrace(graceTime), Clock.systemUTC(),
+          new Log(out, err, global.verbose()));
+      LocalControl control = new LocalControl(store, machines, Clock.systemUTC(),
+          TaskAccess.operator(), runner, false);
+      try (ControlServer server = ControlServer.start(folder, control, "runner")) {
+        onSignals(runner, err);
+        err.println("fsm run: " + workers + " worker" + (workers == 1 ? "" : "s") + " on "
+            + folder + " (pid " + ProcessHandle.current().pid() + ")"
+            + (mode == RunnerOptions.Mode.FOREVER ? "; Ctrl-C to stop" : ""));
+        err.flush();
+        long started = System.nanoTime();
+        if (live) {
+          try (RunLine line = new RunLine(err, runner)) {
+            runner.run();
+          }
+        } else {
+          runner.run();
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        err.println(String.format(Locale.ROOT,
+            "fsm run: done: %,d transitions, %,d errors in %.1f s", runner.counters().transitions(),
+            runner.counters().errors(), seconds));
+      }
+    }
+    return 0;
+  }
+
+  private Duration parseGrace() {
+    try {
+      return Durations.parse(grace);
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+          "--grace " + grace + ": " + e.getMessage());
+    }
+  }
+
+  /** First SIGINT/SIGTERM: a graceful stop; the second: at once. */
+  private static void onSignals(Runner runner, PrintWriter err) {
+    AtomicInteger received = new AtomicInteger();
+    for (String name : new String[] {"INT", "TERM"}) {
+      Signal.handle(new Signal(name), s -> {
+        if (received.incrementAndGet() == 1) {
+          err.println();
+          err.println("fsm run: stopping: letting " + runner.running()
+              + " running action(s) finish; Ctrl-C again to stop at once");
+          err.flush();
+          runner.stop();
+        } else {
+          err.println("fsm run: stopping at once");
+          err.flush();
+          runner.stopNow();
+        }
+      });
+    }
+  }
+
+  private static String host() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "localhost";
+    }
+  }
+
+  /** Problems to stderr; with -v, one line per transition to stdout. */
+  private record Log(PrintWriter out, PrintWriter err, boolean verbose) implements RunListener {
+    @Override
+    public void recorded(Change change) {
+      if (!verbose) {
+        return;
+      }
+      Transition t = change.entry();
+      String line = t.time().truncatedTo(ChronoUnit.MILLIS) + " " + change.next().id() + " "
+          + change.next().machine() + ": " + t.from() + " --" + t.event() + "--> " + t.to()
+          + " [" + change.next().status().word() + "] " + t.durationMillis() + "ms"
+          + (t.reason().isEmpty() ? "" : " (" + t.reason() + ")");
+      synchronized (out) {
+        out.println(line);
+        out.flush();
+      }
+    }
+
+    @Override
+    public void discarded(String taskId, String why) {
+      if (verbose) {
+        synchronized (err) {
+          err.println("fsm run: task `" + taskId + "`: attempt not recorded: " + why);
+          err.flush();
+        }
+      }
+    }
+
+    @Override
+    public void problem(String message) {
+      synchronized (err) {
+        err.println("fsm run: " + message);
+        err.flush();
+      }
+    }
+  }
+}
