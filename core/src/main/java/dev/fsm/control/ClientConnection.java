@@ -23,7 +23,7 @@ final class ClientConnection {
   private final SocketChannel channel;
   private final Watchdog watchdog;
   private final JsonGenerator out;
-  private final JsonParser in;
+  private JsonParser in;
   private final long silenceNanos;
   private String owner = "the store's owner";
   private FsmException broken;
@@ -34,7 +34,6 @@ final class ClientConnection {
     this.watchdog = watchdog;
     this.silenceNanos = silenceNanos;
     this.out = Wire.JSON.createGenerator(ChannelStreams.output(channel, watchdog));
-    this.in = Wire.JSON.createParser(ChannelStreams.input(channel, watchdog));
   }
 
   /**
@@ -99,6 +98,10 @@ final class ClientConnection {
     request.writeEndObject();
     request.writeRaw('\n');
     request.flush();
+    if (in == null) {
+      // Created only now because Jackson reads the first bytes at once to detect the encoding.
+      in = Wire.JSON.createParser(ChannelStreams.input(channel, watchdog));
+    }
     if (in.nextToken() == null) {
       throw new ProtocolException("the connection ended");
     }

@@ -145,7 +145,7 @@ public final class ControlServer implements AutoCloseable {
   private void tick() {
     try {
       while (true) {
-        Thread.sleep(Connection.HEARTBEAT_NANOS / 2_000_000);
+        Thread.sleep(Connection.HEARTBEAT_NANOS / 4_000_000);
         List<Connection> now;
         synchronized (this) {
           now = List.copyOf(connections);

@@ -1,0 +1,146 @@
+package dev.fsm.control;
+
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Command;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link Control} for socket tests: answers every call with {@link Samples}, records the
+ * arguments it was given, and can be told to throw or to hold calls until released.
+ */
+final class FakeControl implements Control {
+
+  /** One call as the fake received it. */
+  record Call(String op, List<Object> args) {}
+
+  final List<Call> calls = new ArrayList<>();
+  volatile RuntimeException failure;
+  volatile CountDownLatch gate;
+  final CountDownLatch entered = new CountDownLatch(1);
+  volatile boolean closed;
+
+  private synchronized void record(String op, Object... args) {
+    calls.add(new Call(op, Arrays.asList(args)));
+  }
+
+  synchronized Call last() {
+    return calls.get(calls.size() - 1);
+  }
+
+  private void enter(String op, Object... args) {
+    record(op, args);
+    entered.countDown();
+    CountDownLatch g = gate;
+    if (g != null) {
+      try {
+        if (!g.await(30, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("the test never opened the gate");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    RuntimeException f = failure;
+    if (f != null) {
+      throw f;
+    }
+  }
+
+  @Override
+  public List<Task> start(MachineSource machine, List<NewTask> tasks) {
+    enter("start", machine, tasks);
+    List<Task> started = new ArrayList<>(tasks.size());
+    for (NewTask t : tasks) {
+      started.add(Samples.task(t.id() == null ? "generated" : t.id(), t.context()));
+    }
+    return started;
+  }
+
+  @Override
+  public Task send(String id, Command command, Instant until, String reason) {
+    enter("send", id, command, until, reason);
+    return Samples.task(id, "{}");
+  }
+
+  @Override
+  public BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
+      String reason, boolean dryRun) {
+    enter("sendAll", selector, command, until, reason, dryRun);
+    return Samples.report(dryRun);
+  }
+
+  @Override
+  public Task signal(String id, String event, String context) {
+    enter("signal", id, event, context);
+    return Samples.task(id, context);
+  }
+
+  @Override
+  public Optional<Task> get(String id) {
+    enter("get", id);
+    return id.equals("missing") ? Optional.empty() : Optional.of(Samples.task(id, "{}"));
+  }
+
+  @Override
+  public List<Transition> history(String id) {
+    enter("history", id);
+    return Samples.history();
+  }
+
+  @Override
+  public List<Task> list(TaskQuery query) {
+    enter("list", query);
+    return List.of(Samples.task("a", "{}"), Samples.bare("b"));
+  }
+
+  @Override
+  public List<String> idsStartingWith(String prefix, int limit) {
+    enter("idsStartingWith", prefix, limit);
+    return List.of(prefix + "1", prefix + "2");
+  }
+
+  @Override
+  public List<TaskCount> counts() {
+    enter("counts");
+    return Samples.counts();
+  }
+
+  @Override
+  public List<StateStats> stats(String machine) {
+    enter("stats", machine);
+    return Samples.stats();
+  }
+
+  @Override
+  public List<MachineVersion> versions(String machine) {
+    enter("versions", machine);
+    return Samples.versions();
+  }
+
+  @Override
+  public List<String> machineNames() {
+    enter("machineNames");
+    return List.of("order", "ünïcødé");
+  }
+
+  @Override
+  public String via() {
+    return "local";
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+}

@@ -1,0 +1,64 @@
+package dev.fsm.control;
+
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.TaskCount;
+import dev.fsm.task.Lease;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskError;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Values with the awkward parts a wire format gets wrong: nanos, nulls, unicode, size. */
+final class Samples {
+
+  static final Instant T = Instant.ofEpochSecond(1_763_000_000L, 123_456_789);
+  static final Instant BEFORE_1970 = Instant.ofEpochSecond(-86_401L, 999_999_999);
+
+  private Samples() {}
+
+  /** A task with every field set. */
+  static Task task(String id, String context) {
+    return new Task(id, "order", "0123456789ab", "pay", TaskStatus.SLEEPING, context, 3,
+        List.of(new TaskError(T, "exit 2: carte refusée ❌"), new TaskError(BEFORE_1970, "")),
+        T, T.plusNanos(1), BEFORE_1970, T.plusSeconds(600), new Lease("runner-1/w2", T));
+  }
+
+  /** A task with every optional field null. */
+  static Task bare(String id) {
+    return new Task(id, "order", "0123456789ab", "done", TaskStatus.COMPLETED, "{}", 0, List.of(),
+        T, T, null, null, null);
+  }
+
+  static List<Transition> history() {
+    return List.of(new Transition(T, "pay", "ok", "ship", 1234, 1, "runner 7/w1", ""),
+        new Transition(BEFORE_1970, "ship", "pause", "ship", 0, 0, "operator", "«maintenance»"));
+  }
+
+  static List<TaskCount> counts() {
+    return List.of(new TaskCount("order", "pay", TaskStatus.RUNNABLE, 5_000_000_000L),
+        new TaskCount("order", "ship", TaskStatus.FAULT, 1));
+  }
+
+  static List<StateStats> stats() {
+    return List.of(
+        new StateStats("order", "pay", Map.of(TaskStatus.RUNNABLE, 3L, TaskStatus.PAUSED, 1L),
+            42, Duration.ofNanos(1_500_000_001L), Duration.ofSeconds(30, 7),
+            Duration.ofDays(3), 0.1 + 0.2, "p95 = 1.2s"),
+        new StateStats("order", "ship", Map.of(), 0, null, null, null, Double.NaN, "none"));
+  }
+
+  static List<MachineVersion> versions() {
+    return List.of(new MachineVersion("order", "0123456789ab", 1, T, "machine: order\n"),
+        new MachineVersion("order", "ba9876543210", 2, BEFORE_1970, "machine: order # ✓\n"));
+  }
+
+  static BulkSendReport report(boolean dryRun) {
+    return new BulkSendReport(3, List.of("a", "b"),
+        List.of(new BulkSendReport.Refusal("c", "task `c` is completed; no command changes it")),
+        dryRun);
+  }
+}
