@@ -9,6 +9,7 @@ import dev.fsm.cli.ProgressLine;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.control.ControlServer;
 import dev.fsm.control.LocalControl;
+import dev.fsm.control.SocketControl;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.RunListener;
 import dev.fsm.engine.Runner;
@@ -16,6 +17,7 @@ import dev.fsm.engine.RunnerOptions;
 import dev.fsm.model.Durations;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
+import dev.fsm.store.embedded.StoreInUseException;
 import dev.fsm.task.Change;
 import dev.fsm.task.Transition;
 import java.io.IOException;
@@ -28,6 +30,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.ArgGroup;
@@ -100,8 +103,7 @@ public final class Run implements Callable<Integer> {
         : until.idle ? RunnerOptions.Mode.UNTIL_IDLE : RunnerOptions.Mode.ONCE;
     Path folder = TaskAccess.folder(global, true);
     String owner = "runner:" + ProcessHandle.current().pid() + "@" + host();
-    try (EmbeddedStore store = EmbeddedStore.open(folder,
-            EmbeddedStoreOptions.defaults().purpose("fsm run"));
+    try (EmbeddedStore store = openWaiting(folder);
         Actions actions = new Actions(ActionOptions.DEFAULTS.withGrace(graceTime)
             .withPlugins(plugins))) {
       MachineLibrary machines = new MachineLibrary(store, global.machines());
@@ -132,6 +134,37 @@ public final class Run implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * Opens the store, waiting up to 10 s while a short-lived command (start, send, ls...) holds
+   * it; a store served by another runner or shell is refused at once.
+   */
+  private static EmbeddedStore openWaiting(Path folder) {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (true) {
+      try {
+        return EmbeddedStore.open(folder, EmbeddedStoreOptions.defaults().purpose("fsm run"));
+      } catch (StoreInUseException e) {
+        Optional<SocketControl> owner = SocketControl.connect(folder);
+        if (owner.isPresent()) {
+          String via = owner.get().via();
+          owner.get().close();
+          throw new FsmException("store " + folder + " is already served by " + via
+              + "; one runner per embedded store: stop it first, or send it work with"
+              + " `fsm start`");
+        }
+        if (System.nanoTime() - deadline > 0) {
+          throw e;
+        }
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
   }
 
   private Duration parseGrace() {
