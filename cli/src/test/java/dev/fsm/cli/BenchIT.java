@@ -91,11 +91,34 @@ class BenchIT {
   }
 
   @Test
-  void withoutStoreOnlyItSaysWhatThisBuildCanDo() {
-    FsmJar.Result r = FsmJar.run(dir, "bench");
-    assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err()).contains("--store-only").contains("runner");
-    assertThat(r.out()).isEmpty();
+  void theRunnerBenchReportsThroughputLatencyAndSendTimesAsJson() throws IOException {
+    FsmJar.Result r = FsmJar.run(dir, "bench", "--tasks", "300", "--workers", "1,2",
+        "--states", "3", "--sends", "20", "--output", "json");
+    assertThat(r.exit()).as(r.err()).isZero();
+    JsonNode doc = new ObjectMapper().readTree(r.out());
+    assertThat(fieldNames(doc)).containsExactly("runs", "half_load", "send_to_action", "targets");
+    assertThat(doc.get("runs")).hasSize(2);
+    for (JsonNode run : doc.get("runs")) {
+      assertThat(run.get("transitions").asLong()).as("every task through every state")
+          .isEqualTo(900);
+      assertThat(run.get("transitions_per_second").asDouble()).isPositive();
+      assertThat(run.get("due_to_recorded").get("samples").asInt()).isEqualTo(900);
+    }
+    assertThat(doc.get("half_load").get("due_to_recorded").get("samples").asInt()).isPositive();
+    assertThat(doc.get("send_to_action").get("samples").asInt()).isEqualTo(20);
+    assertThat(doc.get("targets")).hasSize(3);
+    try (var left = Files.list(dir)) {
+      assertThat(left.filter(p -> p.getFileName().toString().startsWith(".fsm-bench")))
+          .as("temporary folders are deleted").isEmpty();
+    }
+  }
+
+  @Test
+  void runnerBenchValuesAreUsageErrorsNamingTheOption() {
+    assertUsage("--workers", "--workers", "0");
+    assertUsage("--states", "--states", "0");
+    assertUsage("--sends", "--sends", "0");
+    assertUsage("--tasks", "--tasks", "0");
   }
 
   @Test

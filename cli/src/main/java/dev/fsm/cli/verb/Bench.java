@@ -5,6 +5,9 @@ import dev.fsm.bench.BenchListener;
 import dev.fsm.bench.BenchOptions;
 import dev.fsm.bench.BenchReport;
 import dev.fsm.bench.StoreBenchmark;
+import dev.fsm.bench.runner.RunnerBenchOptions;
+import dev.fsm.bench.runner.RunnerBenchReport;
+import dev.fsm.bench.runner.RunnerBenchmark;
 import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import java.io.IOException;
@@ -22,35 +25,46 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code fsm bench}: measures the store on this machine against issue 3's targets. */
+/**
+ * {@code fsm bench}: measures the runner (by default) or the store alone ({@code --store-only}) on
+ * this machine, against the issues' targets.
+ */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
     header = "Measure durable throughput, latency, size and recovery on this machine.",
     description = {
+      "By default: a fresh embedded store and a synthetic machine (a chain of --states"
+          + " builtin:noop states); --tasks tasks run on each --workers count, then due-to-"
+          + " recorded latency at half the best rate, then how soon a command sent over the"
+          + " control socket reaches a running action.",
       "With --store-only: the journal alone and the embedded store with 1, 4 and 64 concurrent"
           + " writers, ack latency at half load, and a store of --tasks tasks (bytes on disk,"
-          + " heap, reopen and rebuild times), in a fresh folder that is deleted at the end.",
-      "Prints each measure with its target. The runner benchmark (--workers, --states) needs"
-          + " the task runner and is not in this build."
+          + " heap, reopen and rebuild times).",
+      "Everything happens in a temporary folder under --dir, deleted at the end. Prints each"
+          + " measure with its target."
     })
 public final class Bench implements Callable<Integer> {
 
   /** File systems in memory, where an fsync costs nothing and the numbers would mislead. */
   private static final Set<String> MEMORY_FILE_SYSTEMS = Set.of("tmpfs", "ramfs");
 
-  @Option(names = "--tasks", paramLabel = "N", defaultValue = "1000000",
-      description = "Tasks to store for the size, heap, reopen and rebuild measures"
-          + " (default: ${DEFAULT-VALUE}).")
-  int tasks;
+  @Option(names = "--tasks", paramLabel = "N",
+      description = "Tasks per runner run (default: 20000); with --store-only, tasks to store"
+          + " for the size, heap, reopen and rebuild measures (default: 1000000).")
+  Integer tasks;
 
-  @Option(names = "--workers", paramLabel = "N", defaultValue = "4",
-      description = "Runner workers (runner benchmark; not in this build).")
-  int workers;
+  @Option(names = "--workers", paramLabel = "N,N", split = ",", defaultValue = "1,2,4",
+      description = "Runner worker counts to measure (default: ${DEFAULT-VALUE}).")
+  List<Integer> workers;
 
   @Option(names = "--states", paramLabel = "K", defaultValue = "5",
-      description = "States per machine (runner benchmark; not in this build).")
+      description = "Action states in the synthetic machine (default: ${DEFAULT-VALUE}).")
   int states;
+
+  @Option(names = "--sends", paramLabel = "N", defaultValue = "200",
+      description = "Commands sent to a running action (default: ${DEFAULT-VALUE}).")
+  int sends;
 
   @Option(names = "--store-only", description = "Measure the store alone, without the runner.")
   boolean storeOnly;
@@ -80,6 +94,10 @@ public final class Bench implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    checkDir();
+    if (!storeOnly) {
+      return runnerBench(out, err);
+    }
     BenchOptions options = options();
     BenchListener listener = new BenchProgress(err);
     BenchReport report;
@@ -96,13 +114,45 @@ public final class Bench implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private BenchOptions options() {
-    if (!storeOnly) {
-      throw usage("only `fsm bench --store-only` is available in this build: the runner"
-          + " benchmark (--workers, --states) needs the task runner, which is not built yet");
+  private int runnerBench(PrintWriter out, PrintWriter err) {
+    int n = tasks == null ? 20_000 : tasks;
+    if (n < 1) {
+      throw usage("--tasks must be at least 1, not " + n);
     }
-    if (tasks < 1) {
-      throw usage("--tasks must be at least 1, not " + tasks);
+    if (states < 1 || states > 1000) {
+      throw usage("--states must be from 1 to 1000, not " + states);
+    }
+    if (sends < 1) {
+      throw usage("--sends must be at least 1, not " + sends);
+    }
+    for (int w : workers) {
+      if (w < 1 || w > 1024) {
+        throw usage("--workers must be worker counts from 1 to 1024, such as 1,2,4; not " + w);
+      }
+    }
+    RunnerBenchOptions options = new RunnerBenchOptions(dir, n, states,
+        workers.stream().distinct().toList(), 3.0, sends);
+    RunnerBenchReport report;
+    try {
+      report = RunnerBenchmark.run(options, what -> {
+        err.println("bench: " + what + "...");
+        err.flush();
+      });
+    } catch (IOException e) {
+      throw new FsmException("bench in " + dir.toAbsolutePath() + " failed: " + e, e);
+    }
+    if (fsm.global().json()) {
+      Json.print(out, RunnerBenchPrint.json(report));
+    } else {
+      RunnerBenchPrint.text(report, out);
+    }
+    return ExitCodes.OK;
+  }
+
+  private BenchOptions options() {
+    int n = tasks == null ? 1_000_000 : tasks;
+    if (n < 1) {
+      throw usage("--tasks must be at least 1, not " + n);
     }
     if (contextBytes < 2) {
       throw usage("--context-bytes must be at least 2 (the smallest JSON object, {}), not "
@@ -116,12 +166,15 @@ public final class Bench implements Callable<Integer> {
         throw usage("--writers must be writer counts from 1 to 1024, such as 1,4,64; not " + w);
       }
     }
+    return new BenchOptions(dir, n, contextBytes, seconds, writers.stream().distinct()
+        .toList(), BenchOptions.DEFAULT_CLAIM_BATCH, BenchOptions.DEFAULT_CREATE_BATCH);
+  }
+
+  private void checkDir() {
     if (MEMORY_FILE_SYSTEMS.contains(fileSystemOf(dir))) {
       throw usage("--dir " + dir + " is in memory (" + fileSystemOf(dir) + "), where an fsync"
           + " costs nothing; choose a folder on the disk to measure");
     }
-    return new BenchOptions(dir, tasks, contextBytes, seconds, writers.stream().distinct()
-        .toList(), BenchOptions.DEFAULT_CLAIM_BATCH, BenchOptions.DEFAULT_CREATE_BATCH);
   }
 
   private ParameterException usage(String message) {
