@@ -138,13 +138,18 @@ public final class Runner implements LocalControl.Listener {
           continue;
         }
       }
-      if (options.mode() == RunnerOptions.Mode.ONCE && inFlight.isEmpty()) {
+      // In this order: a worker's last step is leaving `busy`, after its outcome was recorded
+      // and left `inFlight`; so with both empty nothing is on its way, and the store is settled.
+      boolean nothingHeld = inFlight.isEmpty() && busy.get() == 0;
+      if (options.mode() == RunnerOptions.Mode.ONCE && nothingHeld) {
         return;
       }
-      Optional<Instant> next = free > 0 ? store.nextDue() : Optional.empty();
-      if (options.mode() == RunnerOptions.Mode.UNTIL_IDLE && inFlight.isEmpty()
-          && next.isEmpty()) {
+      Optional<Instant> next = store.nextDue();
+      if (options.mode() == RunnerOptions.Mode.UNTIL_IDLE && nothingHeld && next.isEmpty()) {
         return;
+      }
+      if (free == 0) {
+        next = Optional.empty();
       }
       Duration wait = options.maxIdleWait();
       if (next.isPresent()) {
