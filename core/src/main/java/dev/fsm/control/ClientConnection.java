@@ -8,6 +8,7 @@ import dev.fsm.control.Wire.ProtocolException;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 
@@ -138,6 +139,9 @@ final class ClientConnection {
       message = owner + " did not answer for " + silenceNanos / 1_000_000_000L
           + " s; it may be stuck. Whether the request took effect is unknown: check, then try"
           + " again, or stop it";
+    } else if (e instanceof ClosedByInterruptException) {
+      message = "interrupted while waiting for " + owner + "; whether the request took effect is"
+          + " unknown: check, then try again";
     } else if (e instanceof ProtocolException && !e.getMessage().equals("the connection ended")) {
       message = owner + " sent an answer this fsm cannot read (" + e.getMessage()
           + "); use the same fsm version for both";

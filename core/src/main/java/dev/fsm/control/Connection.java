@@ -73,6 +73,9 @@ final class Connection implements Runnable {
       }
     } catch (IOException e) {
       // The client hung up or the server is closing; either way there is nobody to answer.
+    } catch (RuntimeException e) {
+      // A result that could not be written, half sent: hanging up tells the client at once.
+      LOG.log(Level.ERROR, owner + " could not answer a control request", e);
     } finally {
       closeChannel();
     }

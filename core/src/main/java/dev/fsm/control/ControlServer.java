@@ -117,8 +117,7 @@ public final class ControlServer implements AutoCloseable {
         continue;
       }
       try {
-        if (!sameUser(channel)) {
-          channel.close();
+        if (!serveable(channel)) {
           continue;
         }
         Connection connection = new Connection(channel, dispatcher, owner);
@@ -133,13 +132,31 @@ public final class ControlServer implements AutoCloseable {
         connection.start();
       } catch (IOException e) {
         LOG.log(Level.WARNING, "control socket " + socket + ": could not serve a client", e);
+        try {
+          channel.close();
+        } catch (IOException suppressed) {
+          // Hung up either way.
+        }
       }
     }
   }
 
-  private boolean sameUser(SocketChannel channel) throws IOException {
-    UnixDomainPrincipal peer = channel.getOption(ExtendedSocketOptions.SO_PEERCRED);
-    return peer.user().getName().equals(user.getName());
+  /** True when the peer is this user; anyone else is hung up on. */
+  private boolean serveable(SocketChannel channel) {
+    try {
+      UnixDomainPrincipal peer = channel.getOption(ExtendedSocketOptions.SO_PEERCRED);
+      if (peer.user().getName().equals(user.getName())) {
+        return true;
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.log(Level.WARNING, "control socket " + socket + ": cannot tell who connected", e);
+    }
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // Hung up either way.
+    }
+    return false;
   }
 
   private void tick() {
