@@ -241,6 +241,11 @@ public final class EmbeddedStore implements Store {
     return gate.locked(() -> index.idsStartingWith(prefix, limit));
   }
 
+  /** Waits until every change appended so far is on disk, claims' leases included. */
+  void awaitDurable() {
+    gate.await(gate.locked(() -> gate.afterLastChange(null)));
+  }
+
   @Override
   public Optional<Instant> nextDue() {
     return gate.locked(index::nextDue);
