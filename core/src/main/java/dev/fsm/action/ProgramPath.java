@@ -10,7 +10,7 @@ import java.util.Optional;
  * Finds the file a program action runs, by the rule {@code fsm validate} checks: a program
  * with a {@code /} resolves against the machine file's folder, a bare name is looked up on PATH.
  */
-final class ProgramPath {
+public final class ProgramPath {
 
   private ProgramPath() {}
 
@@ -41,7 +41,8 @@ final class ProgramPath {
     return path;
   }
 
-  static Optional<Path> onPath(String program, String pathVariable) {
+  /** The first executable file named {@code program} in the folders of a PATH value. */
+  public static Optional<Path> onPath(String program, String pathVariable) {
     if (pathVariable == null) {
       return Optional.empty();
     }

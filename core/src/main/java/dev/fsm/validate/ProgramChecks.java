@@ -1,16 +1,15 @@
 package dev.fsm.validate;
 
+import dev.fsm.action.ProgramPath;
 import dev.fsm.diagnostic.Problems;
 import dev.fsm.model.Action;
 import dev.fsm.model.Behavior;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;
 import dev.fsm.yaml.SourceMap;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.Optional;
 
 /** Checks that every program a machine runs exists and is executable. */
 final class ProgramChecks {
@@ -31,7 +30,7 @@ final class ProgramChecks {
     var at = sources.at(SourceMap.stateKey(state.name(), "run"));
     String where = " (state `" + state.name() + "`)";
     if (!program.contains("/")) {
-      if (onPath(program).isEmpty()) {
+      if (ProgramPath.onPath(program, System.getenv("PATH")).isEmpty()) {
         problems.error(at, "program `" + program + "` is not on PATH" + where,
             "install it, or give a path relative to the machine file, e.g. `scripts/"
                 + program + "`");
@@ -54,26 +53,5 @@ final class ProgramChecks {
       problems.error(at, "program `" + program + "` is not executable" + where,
           "run `chmod +x " + path + "`");
     }
-  }
-
-  private static Optional<Path> onPath(String program) {
-    String pathVar = System.getenv("PATH");
-    if (pathVar == null) {
-      return Optional.empty();
-    }
-    for (String dir : pathVar.split(File.pathSeparator)) {
-      if (dir.isEmpty()) {
-        continue;
-      }
-      try {
-        Path candidate = Path.of(dir, program);
-        if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-          return Optional.of(candidate);
-        }
-      } catch (InvalidPathException e) {
-        return Optional.empty();
-      }
-    }
-    return Optional.empty();
   }
 }
