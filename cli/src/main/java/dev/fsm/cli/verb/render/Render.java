@@ -83,10 +83,10 @@ public final class Render implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "--task and --counts draw different overlays; choose one");
     }
-    Format chosen = chooseFormat();
     if (outFile != null) {
       OutputFile.check(outFile);
     }
+    Format chosen = chooseFormat();
     GlobalOptions global = fsm.global();
     PrintWriter err = spec.commandLine().getErr();
     Machine m = MachineFiles.read(machine, global.machines(), err,
