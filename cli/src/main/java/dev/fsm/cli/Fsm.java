@@ -2,6 +2,7 @@ package dev.fsm.cli;
 
 import dev.fsm.cli.verb.Bench;
 import dev.fsm.cli.verb.Validate;
+import dev.fsm.cli.verb.render.Render;
 import dev.fsm.cli.verb.run.Run;
 import dev.fsm.cli.verb.store.Store;
 import dev.fsm.cli.verb.task.History;
@@ -34,7 +35,7 @@ import picocli.CommandLine.Spec;
     description = "Describe a process as a YAML machine of states and events; fsm validates it"
         + " and runs task instances through it, durably.",
     footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
-    subcommands = {Validate.class, Machines.class, Start.class, Run.class, Send.class,
+    subcommands = {Validate.class, Render.class, Machines.class, Start.class, Run.class, Send.class,
         Signal.class, Ls.class, Show.class, History.class, Stats.class, Bench.class, Store.class,
         CommandLine.HelpCommand.class})
 public final class Fsm implements Runnable {

@@ -41,6 +41,11 @@ public final class GlobalOptions {
     this.env = env;
   }
 
+  /** An environment variable of this invocation, or null. */
+  public String env(String name) {
+    return env.get(name);
+  }
+
   /** The store location: the option, else $FSM_STORE, else .fsm in the current folder. */
   public String store() {
     if (store != null) {

@@ -5,6 +5,7 @@ import dev.fsm.cli.Style;
 import dev.fsm.control.MachineSource;
 import dev.fsm.diagnostic.Diagnostic;
 import dev.fsm.diagnostic.DidYouMean;
+import dev.fsm.model.Machine;
 import dev.fsm.validate.FileReport;
 import dev.fsm.validate.Validator;
 import dev.fsm.yaml.MachineReader;
@@ -17,7 +18,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Finds a machine's file by name in the machines folder (or by path) and reads it, validated. */
-final class MachineFiles {
+public final class MachineFiles {
+
+  /** A machine file that passed validation: where it is, its text, and the machine it defines. */
+  public record Checked(Path file, String text, Machine machine) {}
 
   private MachineFiles() {}
 
@@ -28,6 +32,18 @@ final class MachineFiles {
    * @throws FsmException when no file defines the machine, or the file is not valid
    */
   static MachineSource source(String nameOrPath, Path folder, PrintWriter err, Style style) {
+    Checked checked = read(nameOrPath, folder, err, style);
+    return new MachineSource(checked.machine().name(),
+        checked.file().toAbsolutePath().normalize(), checked.text());
+  }
+
+  /**
+   * Finds and validates the machine named {@code nameOrPath} (a name in {@code folder}, or a
+   * file's path). A bad file's diagnostics are printed on {@code err} before the refusal.
+   *
+   * @throws FsmException when no file defines the machine, or the file is not valid
+   */
+  public static Checked read(String nameOrPath, Path folder, PrintWriter err, Style style) {
     Path file = looksLikePath(nameOrPath) ? Path.of(nameOrPath) : find(nameOrPath, folder);
     String text;
     try {
@@ -45,8 +61,7 @@ final class MachineFiles {
       throw new FsmException("machine file " + file + " is not valid; fix the errors above"
           + " (`fsm validate " + file + "` checks it again)");
     }
-    return new MachineSource(report.machine().get().name(), file.toAbsolutePath().normalize(),
-        text);
+    return new Checked(file, text, report.machine().get());
   }
 
   /** Every machine file in the folder by machine name; empty when the folder does not exist. */

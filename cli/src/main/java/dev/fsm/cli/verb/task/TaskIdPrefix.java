@@ -7,7 +7,7 @@ import dev.fsm.task.Task;
 import java.util.List;
 
 /** Finds the task a user means by its id or a unique start of it, as git does with commits. */
-final class TaskIdPrefix {
+public final class TaskIdPrefix {
 
   private static final int SHOWN = 5;
 
@@ -18,7 +18,7 @@ final class TaskIdPrefix {
    *
    * @throws FsmException when no task matches, or several do
    */
-  static Task resolve(Control control, String typed) {
+  public static Task resolve(Control control, String typed) {
     return control.get(typed).orElseGet(() -> {
       List<String> ids = typed.isEmpty() ? List.of()
           : control.idsStartingWith(typed, SHOWN + 1);
