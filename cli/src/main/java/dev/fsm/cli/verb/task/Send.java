@@ -9,7 +9,6 @@ import dev.fsm.control.BulkSendReport;
 import dev.fsm.control.Control;
 import dev.fsm.control.TaskSelector;
 import dev.fsm.task.Command;
-import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -94,14 +93,11 @@ public final class Send implements Callable<Integer> {
       if (bulk) {
         return sendAll(control, command, global, out, cmd.getErr());
       }
-      Task before = TaskIdPrefix.resolve(control, words.get(0));
-      Task after = control.send(before.id(), command, until, reason);
+      SentCommand sent = SentCommand.send(control, words.get(0), command, until, reason);
       if (global.json()) {
-        Json.print(out, TaskJson.task(after));
+        Json.print(out, TaskJson.task(sent.after()));
       } else {
-        out.println(after.id() + ": " + command.word() + " sent; " + (before.status()
-            == after.status() ? "still " + after.status().word()
-                : before.status().word() + " -> " + after.status().word()));
+        out.println(sent.line());
       }
     }
     return ExitCodes.OK;

@@ -13,8 +13,6 @@ import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,8 +131,7 @@ public final class TaskJson {
 
   /** A time as ISO-8601 UTC to the millisecond, or null. */
   static String time(Instant t) {
-    return t == null ? null
-        : DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.MILLIS));
+    return JsonTime.of(t);
   }
 
   private static Long millis(Duration d) {

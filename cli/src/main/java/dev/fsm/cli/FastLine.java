@@ -1,0 +1,109 @@
+package dev.fsm.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A command line in the strict form {@link FastPath} runs: the global options, one verb, its
+ * plain words and its value options, each option at most once and every value plain text.
+ * Anything else, including forms picocli accepts, parses to null and goes to the full parser.
+ */
+final class FastLine {
+
+  /** The verbs the fast path runs, with the value options each accepts after its name. */
+  private static final Map<String, Set<String>> VERBS = Map.of(
+      "validate", Set.of(),
+      "send", Set.of("--until", "--reason"));
+
+  final GlobalOptions global;
+  final String verb;
+  final List<String> words;
+  /** The verb's own options, by name. */
+  final Map<String, String> options;
+
+  private FastLine(GlobalOptions global, String verb, List<String> words,
+      Map<String, String> options) {
+    this.global = global;
+    this.verb = verb;
+    this.words = words;
+    this.options = options;
+  }
+
+  /** The parsed line, or null when it is not in the strict form. */
+  static FastLine parse(String[] args, Map<String, String> env) {
+    GlobalOptions global = new GlobalOptions(env);
+    String verb = null;
+    List<String> words = new ArrayList<>();
+    Map<String, String> options = new HashMap<>();
+    // Every option seen, so a repeat declines: picocli rejects repeats, flags included.
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('='))
+          : arg;
+      String inline = name.equals(arg) ? null : arg.substring(name.length() + 1);
+      boolean verbOption = verb != null && VERBS.get(verb).contains(name);
+      if (!isGlobal(name) && !verbOption) {
+        if (verb == null && VERBS.containsKey(arg)) {
+          verb = arg;
+        } else if (verb != null && plain(arg)) {
+          words.add(arg);
+        } else {
+          return null;
+        }
+        continue;
+      }
+      if (!seen.add(name.equals("-v") ? "--verbose" : name)) {
+        return null;
+      }
+      if (name.equals("--no-color") || name.equals("-v") || name.equals("--verbose")) {
+        if (inline != null) {
+          return null;
+        }
+        if (name.equals("--no-color")) {
+          global.noColor = true;
+        } else {
+          global.verbose = true;
+        }
+        continue;
+      }
+      String value = inline != null ? inline : (i + 1 < args.length ? args[++i] : null);
+      if (!plain(value)) {
+        return null;
+      }
+      switch (name) {
+        case "--store" -> global.store = value;
+        case "--machines" -> global.machines = Path.of(value);
+        case "--output" -> {
+          if (!(value.equals("text") || value.equals("json"))) {
+            return null;
+          }
+          global.output = GlobalOptions.Output.valueOf(value);
+        }
+        default -> options.put(name, value);
+      }
+    }
+    return verb == null ? null : new FastLine(global, verb, words, options);
+  }
+
+  private static boolean isGlobal(String name) {
+    return switch (name) {
+      case "--store", "--machines", "--output", "--no-color", "-v", "--verbose" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * A value picocli would take as plain text: not an option, an argument file ({@code @file}),
+   * a verb name or anything a path cannot hold.
+   */
+  private static boolean plain(String value) {
+    return value != null && !value.isEmpty() && !value.startsWith("-") && !value.startsWith("@")
+        && !VERBS.containsKey(value) && !value.equals("help") && value.indexOf('\0') < 0;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.control.SocketControl;
+import dev.fsm.task.Command;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * {@code fsm send ID COMMAND} to a store a runner owns, without picocli, {@link
+ * dev.fsm.control.Controls} or the embedded store: the verb operators type while a runner works,
+ * so its start-up counts. Whatever {@link Send} would reject, and a store nobody serves, is
+ * declined before anything is sent, so the full verb handles it and stays the reference.
+ */
+public final class FastSend {
+
+  private FastSend() {}
+
+  /**
+   * Sends the command and prints what {@link Send} prints, or returns empty having done and
+   * printed nothing.
+   *
+   * @param words the verb's positional words, which must be an id and a command
+   * @param until the {@code --until} value as typed, or null
+   * @param reason the {@code --reason} value, or null
+   * @throws RuntimeException what the runner's control threw, once the command went out
+   */
+  public static OptionalInt tryRun(GlobalOptions global, List<String> words, String until,
+      String reason, PrintWriter out) {
+    if (words.size() != 2) {
+      return OptionalInt.empty();
+    }
+    Optional<Command> command = Command.parse(words.get(1));
+    if (command.isEmpty() || (command.get() == Command.SLEEP) != (until != null)) {
+      return OptionalInt.empty();
+    }
+    Instant wake = null;
+    Path folder;
+    try {
+      if (until != null) {
+        wake = Times.parse(until, Clock.systemDefaultZone());
+      }
+      folder = TaskAccess.folder(global, false);
+    } catch (RuntimeException e) {
+      // A bad time or store: the full verb words the error.
+      return OptionalInt.empty();
+    }
+    Optional<SocketControl> runner = SocketControl.connect(folder);
+    if (runner.isEmpty()) {
+      return OptionalInt.empty();
+    }
+    try (SocketControl control = runner.get()) {
+      SentCommand sent = SentCommand.send(control, words.get(0), command.get(), wake, reason);
+      if (global.json()) {
+        TaskJsonPrinter.print(out, sent.after());
+      } else {
+        out.println(sent.line());
+      }
+    }
+    return OptionalInt.of(ExitCodes.OK);
+  }
+}
