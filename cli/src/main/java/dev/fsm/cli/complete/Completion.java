@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
         "",
         "bash: source <(fsm completion bash)   (or save it as"
             + " ~/.local/share/bash-completion/completions/fsm)",
-        "zsh:  fsm completion zsh > \"${fpath[1]}/_fsm\""})
+        "zsh:  source <(fsm completion zsh)   (in ~/.zshrc, after compinit)"})
 public final class Completion implements Callable<Integer> {
 
   /** The shells with a script. */

@@ -79,10 +79,9 @@ public final class CompletionScript {
 
   /** The script for zsh: the bash script through zsh's bash completion emulation. */
   public static String zsh(CommandSpec root) {
-    return "#compdef fsm\n"
-        + "# zsh completion for fsm. Generated from fsm's command model by `fsm completion zsh`;\n"
-        + "# do not edit. Install: copy it to a folder on $fpath as _fsm, or source it from\n"
-        + "# ~/.zshrc after `autoload -Uz compinit && compinit`.\n\n"
+    return "# zsh completion for fsm. Generated from fsm's command model by `fsm completion zsh`;\n"
+        + "# do not edit. Install: source it from ~/.zshrc after `autoload -Uz compinit &&\n"
+        + "# compinit` (it defines a bash-style function, so it is not an $fpath file).\n\n"
         + "autoload -U +X bashcompinit && bashcompinit\n\n"
         + bash(root).lines().dropWhile(l -> l.startsWith("#") || l.isEmpty())
             .reduce(new StringBuilder(), (b, l) -> b.append(l).append('\n'),
