@@ -1,5 +1,8 @@
 package dev.fsm.cli;
 
+import dev.fsm.cli.complete.Complete;
+import dev.fsm.cli.complete.Completion;
+import dev.fsm.cli.shell.Shell;
 import dev.fsm.cli.verb.Bench;
 import dev.fsm.cli.verb.Validate;
 import dev.fsm.cli.verb.render.Render;
@@ -13,6 +16,8 @@ import dev.fsm.cli.verb.task.Show;
 import dev.fsm.cli.verb.task.Signal;
 import dev.fsm.cli.verb.task.Start;
 import dev.fsm.cli.verb.task.Stats;
+import dev.fsm.cli.verb.task.Tail;
+import dev.fsm.cli.verb.task.Watch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -36,7 +41,8 @@ import picocli.CommandLine.Spec;
         + " and runs task instances through it, durably.",
     footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
     subcommands = {Validate.class, Render.class, Machines.class, Start.class, Run.class, Send.class,
-        Signal.class, Ls.class, Show.class, History.class, Stats.class, Bench.class, Store.class,
+        Signal.class, Ls.class, Show.class, History.class, Stats.class, Watch.class, Tail.class,
+        Shell.class, Bench.class, Store.class, Completion.class, Complete.class,
         CommandLine.HelpCommand.class})
 public final class Fsm implements Runnable {
 

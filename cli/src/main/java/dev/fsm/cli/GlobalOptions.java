@@ -46,6 +46,11 @@ public final class GlobalOptions {
     return env.get(name);
   }
 
+  /** The whole environment of this invocation, for the shell to hand to its commands. */
+  public Map<String, String> environment() {
+    return env;
+  }
+
   /** The store location: the option, else $FSM_STORE, else .fsm in the current folder. */
   public String store() {
     if (store != null) {

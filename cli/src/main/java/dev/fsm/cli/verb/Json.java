@@ -19,4 +19,14 @@ public final class Json {
       throw new IllegalStateException("cannot write JSON", e);
     }
   }
+
+  /** Prints {@code document} as one line of JSON, for streams of JSON lines. */
+  public static void line(PrintWriter out, Object document) {
+    try {
+      out.println(new ObjectMapper().writeValueAsString(document));
+      out.flush();
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
 }

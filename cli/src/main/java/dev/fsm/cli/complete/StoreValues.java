@@ -1,0 +1,134 @@
+package dev.fsm.cli.complete;
+
+import dev.fsm.FsmException;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.control.Control;
+import dev.fsm.model.Machine;
+import dev.fsm.model.State;
+import dev.fsm.store.MachineVersion;
+import dev.fsm.task.Task;
+import dev.fsm.validate.Validator;
+import dev.fsm.yaml.MachineReader;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * Completion values from the machines folder and the store. The store is opened for one lookup
+ * and closed (or asked through the runner's socket), so completing never blocks a runner; a
+ * missing or busy store simply offers nothing.
+ */
+public final class StoreValues implements Values {
+
+  private static final int MAX_IDS = 200;
+
+  private final GlobalOptions global;
+
+  private StoreValues(GlobalOptions global) {
+    this.global = global;
+  }
+
+  /** Values for a line in this environment where {@code typed} holds the options given. */
+  public static Values of(Map<String, String> env, Map<String, String> typed) {
+    PrintWriter none = new PrintWriter(Writer.nullWriter());
+    CommandLine cmd = Fsm.commandLine(none, none, env);
+    List<String> args = new ArrayList<>();
+    for (String name : List.of("--store", "--machines")) {
+      if (typed.containsKey(name)) {
+        args.add(name + "=" + typed.get(name));
+      }
+    }
+    try {
+      cmd.parseArgs(args.toArray(String[]::new));
+    } catch (ParameterException e) {
+      // A half-typed option: complete against the defaults.
+    }
+    return new StoreValues(((Fsm) cmd.getCommand()).global());
+  }
+
+  @Override
+  public List<String> taskIds(String prefix) {
+    return ask(c -> c.idsStartingWith(prefix, MAX_IDS));
+  }
+
+  @Override
+  public List<String> machines() {
+    TreeSet<String> names = new TreeSet<>();
+    inFolder().forEach(m -> names.add(m.name()));
+    names.addAll(ask(Control::machineNames));
+    return List.copyOf(names);
+  }
+
+  @Override
+  public List<String> states(String machine) {
+    TreeSet<String> names = new TreeSet<>();
+    for (Machine m : inFolder()) {
+      if (machine == null || m.name().equals(machine)) {
+        names.addAll(m.stateNames());
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  @Override
+  public List<String> events(String taskId) {
+    return ask(c -> {
+      Optional<Task> task = c.get(taskId);
+      if (task.isEmpty()) {
+        List<String> ids = c.idsStartingWith(taskId, 2);
+        task = ids.size() == 1 ? c.get(ids.get(0)) : Optional.empty();
+      }
+      return task.map(t -> events(c, t)).orElse(List.of());
+    });
+  }
+
+  private static List<String> events(Control control, Task task) {
+    for (MachineVersion v : control.versions(task.machine())) {
+      if (v.version().equals(task.version())) {
+        return MachineReader.read(Path.of(task.machine() + ".yaml"), v.definition()).machine()
+            .flatMap(m -> m.state(task.state()))
+            .map(State::on).map(on -> List.copyOf(on.keySet())).orElse(List.of());
+      }
+    }
+    return List.of();
+  }
+
+  private List<Machine> inFolder() {
+    List<Machine> found = new ArrayList<>();
+    Path folder = global.machines();
+    if (!Files.isDirectory(folder)) {
+      return found;
+    }
+    try {
+      for (Path file : Validator.machineFiles(folder)) {
+        MachineReader.read(file).machine().ifPresent(found::add);
+      }
+    } catch (FsmException e) {
+      // An unreadable folder offers no machines; validate says why.
+    }
+    return found;
+  }
+
+  private <T> List<T> ask(Function<Control, List<T>> question) {
+    if (!Files.isDirectory(Path.of(global.store()))) {
+      return List.of();
+    }
+    try (Control control = TaskAccess.open(global, "fsm completion", false)) {
+      return question.apply(control);
+    } catch (RuntimeException e) {
+      // Completion must never interrupt typing: a store that cannot answer offers nothing.
+      return List.of();
+    }
+  }
+}

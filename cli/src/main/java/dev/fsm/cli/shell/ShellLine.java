@@ -1,0 +1,62 @@
+package dev.fsm.cli.shell;
+
+import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.verb.live.LiveView;
+import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.yaml.ShellWords;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+
+/** Runs one line typed in the shell as an fsm command line, in this process. */
+final class ShellLine {
+
+  /** What the shell does after a line. */
+  enum Next { GO_ON, LEAVE }
+
+  private ShellLine() {}
+
+  /** The words of a line, or null (with the reason printed) when its quotes do not close. */
+  static List<String> words(String line, PrintWriter err) {
+    try {
+      return ShellWords.split(line.strip());
+    } catch (IllegalArgumentException e) {
+      err.println("fsm: " + e.getMessage());
+      return null;
+    }
+  }
+
+  /** True for the words that end the shell. */
+  static boolean leaves(List<String> words) {
+    return words.size() == 1 && (words.get(0).equals("exit") || words.get(0).equals("quit"));
+  }
+
+  /** Runs the words as a command and returns its exit status. */
+  static int run(List<String> words, Map<String, String> env, PrintWriter out, PrintWriter err,
+      StopSignal stop) {
+    if (words.equals(List.of("help"))) {
+      out.println("Type fsm's verbs without `fsm`: ls, show ID, send ID pause, watch, tail..."
+          + " TAB completes verbs, options, machines, task ids, states, events and commands;");
+      out.println("Up and Down recall earlier lines; Ctrl-C stops `watch` and `tail` or clears"
+          + " the line; `exit` or Ctrl-D leaves.");
+      out.println();
+      words = List.of("--help");
+    }
+    if (!words.isEmpty() && words.get(0).equals("shell")) {
+      err.println("fsm: already in the shell; type a verb such as `ls`");
+      return ExitCodes.FAILED;
+    }
+    CommandLine cmd = Fsm.commandLine(out, err, env);
+    for (CommandLine verb : cmd.getSubcommands().values()) {
+      if (verb.getCommand() instanceof LiveView view) {
+        view.stopOn(stop);
+      }
+    }
+    int status = cmd.execute(words.toArray(String[]::new));
+    out.flush();
+    err.flush();
+    return status;
+  }
+}

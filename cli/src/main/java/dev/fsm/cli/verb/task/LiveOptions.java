@@ -1,0 +1,62 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.model.Durations;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import java.time.Duration;
+import java.util.Optional;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/** The filters and pace shared by the live views, {@code watch} and {@code tail}. */
+final class LiveOptions {
+
+  /** Fastest refresh: each one opens the store or asks the runner, so faster costs the runner. */
+  static final Duration FASTEST = Duration.ofMillis(100);
+
+  @Option(names = "--machine", paramLabel = "M", description = "Only tasks of machine M.")
+  String machine;
+
+  @Option(names = "--state", paramLabel = "S", description = "Only tasks in state S.")
+  String state;
+
+  @Option(names = "--status", paramLabel = "X", converter = Words.StatusConverter.class,
+      description = "Only tasks with status X.")
+  TaskStatus status;
+
+  StopSignal stop = new StopSignal();
+
+  /** The tasks these filters select, {@code limit} at a time. */
+  TaskQuery query(int limit) {
+    return new TaskQuery(Optional.ofNullable(machine), Optional.ofNullable(state),
+        Optional.ofNullable(status), Optional.empty(), limit);
+  }
+
+  /** True when the task passes the filters. */
+  boolean selects(Task t) {
+    return (machine == null || t.machine().equals(machine))
+        && (state == null || t.state().equals(state))
+        && (status == null || t.status() == status);
+  }
+
+  /** Reads {@code --interval} as a duration such as {@code 500ms} or {@code 2s}. */
+  static final class Interval implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      Duration d;
+      try {
+        d = Durations.parse(value);
+      } catch (RuntimeException e) {
+        throw new TypeConversionException("`" + value + "` is not a duration; try 500ms or 2s");
+      }
+      if (d.compareTo(FASTEST) < 0) {
+        throw new TypeConversionException("an interval of " + value + " is too short; the"
+            + " shortest is 100ms");
+      }
+      return d;
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.Style;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.verb.Json;
+import dev.fsm.cli.verb.live.LiveView;
+import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.control.Control;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code fsm tail}: transitions and commands printed as they happen, like tail -f. */
+@Command(
+    name = "tail",
+    mixinStandardHelpOptions = true,
+    header = "Print transitions as they happen.",
+    description = {
+        "One line per move between states and per operator's command, from now on, until"
+            + " Ctrl-C; with --output json, one JSON object a line. Filters apply to the task"
+            + " as it is after the change.",
+        "",
+        "It polls every --interval: each poll lists the tasks the filters select and reads"
+            + " the history of those that changed, so its cost grows with the tasks selected."})
+public final class Tail implements Callable<Integer>, LiveView {
+
+  private static final int PAGE = 1000;
+
+  @Mixin LiveOptions live;
+
+  @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "500ms",
+      converter = LiveOptions.Interval.class,
+      description = "Time between polls (default: ${DEFAULT-VALUE}, at least 100ms).")
+  Duration interval;
+
+  @ParentCommand Fsm fsm;
+
+  @Spec CommandSpec spec;
+
+  /** What was seen of each task: its last snapshot, and how much of its history is printed. */
+  private record Seen(Task task, int printed) {}
+
+  @Override
+  public void stopOn(StopSignal stop) {
+    live.stop = stop;
+  }
+
+  @Override
+  public Integer call() {
+    GlobalOptions global = fsm.global();
+    PrintWriter out = spec.commandLine().getOut();
+    Style style = Style.forTerminal(global.colorAllowed());
+    Instant since = Instant.now();
+    Map<String, Seen> seen = new HashMap<>();
+    boolean first = true;
+    do {
+      try (Control control = TaskAccess.open(global, "fsm tail", false)) {
+        if (first && live.machine != null) {
+          KnownMachine.require(control, live.machine);
+        }
+        poll(control, seen, first, since, global, style, out);
+      }
+      first = false;
+      out.flush();
+    } while (!live.stop.await(interval));
+    return ExitCodes.OK;
+  }
+
+  private void poll(Control control, Map<String, Seen> seen, boolean first, Instant since,
+      GlobalOptions global, Style style, PrintWriter out) {
+    Optional<String> after = Optional.empty();
+    while (true) {
+      TaskQuery query = live.query(PAGE);
+      List<Task> page = control.list(new TaskQuery(query.machine(), query.state(),
+          query.status(), after, PAGE));
+      for (Task t : page) {
+        Seen before = seen.get(t.id());
+        if (first) {
+          // Tasks already here count from now; their history is read when they next change.
+          seen.put(t.id(), new Seen(t, -1));
+        } else if (before == null || !before.task().equals(t)) {
+          List<Transition> history = control.history(t.id());
+          int from = before == null ? 0 : before.printed();
+          for (int i = 0; i < history.size(); i++) {
+            Transition e = history.get(i);
+            if (from < 0 ? e.time().isAfter(since) || e.time().equals(since) : i >= from) {
+              print(t, e, global, style, out);
+            }
+          }
+          seen.put(t.id(), new Seen(t, history.size()));
+        }
+      }
+      if (page.size() < PAGE) {
+        return;
+      }
+      after = Optional.of(page.get(page.size() - 1).id());
+    }
+  }
+
+  private static void print(Task t, Transition e, GlobalOptions global, Style style,
+      PrintWriter out) {
+    if (global.json()) {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("task", t.id());
+      doc.put("machine", t.machine());
+      doc.putAll(TaskJson.transition(e));
+      Json.line(out, doc);
+      return;
+    }
+    String move = e.from().equals(e.to()) ? e.from() + " (" + style.bold(e.event()) + ")"
+        : e.from() + " -" + style.bold(e.event()) + "-> " + e.to();
+    String took = e.durationMillis() == 0 ? ""
+        : "  " + TaskText.duration(Duration.ofMillis(e.durationMillis()));
+    out.println(TaskText.time(e.time()) + "  " + t.id() + "  " + t.machine() + "  " + move
+        + "  " + TaskText.status(style, t.status().word()) + took + "  " + e.by()
+        + (e.reason().isEmpty() ? "" : "  " + e.reason()));
+  }
+}

@@ -1,0 +1,171 @@
+package dev.fsm.cli.verb.task;
+
+import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.Style;
+import dev.fsm.cli.Table;
+import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.verb.Json;
+import dev.fsm.cli.verb.live.LiveView;
+import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.control.Control;
+import dev.fsm.store.TaskCount;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code fsm watch}: the tasks that changed most recently, refreshed in place like top. */
+@Command(
+    name = "watch",
+    mixinStandardHelpOptions = true,
+    header = "Show tasks refreshed in place, like top.",
+    description = {
+        "Counts by status, then the tasks that changed most recently, redrawn every"
+            + " --interval until Ctrl-C. It polls: each refresh asks the runner that owns the"
+            + " store, or opens the store briefly, so it never blocks a runner.",
+        "",
+        "When output is not a terminal it prints a new table only when something changed;"
+            + " with --output json, one JSON line per refresh."})
+public final class Watch implements Callable<Integer>, LiveView {
+
+  /** Tasks read per refresh, to sort by last change; more are counted but not listed. */
+  private static final int READ = 1000;
+
+  @Mixin LiveOptions live;
+
+  @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s",
+      converter = LiveOptions.Interval.class,
+      description = "Time between refreshes (default: ${DEFAULT-VALUE}, at least 100ms).")
+  Duration interval;
+
+  @Option(names = {"-n", "--count"}, paramLabel = "N",
+      description = "Stop after N refreshes (default: until Ctrl-C).")
+  Integer count;
+
+  @ParentCommand Fsm fsm;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public void stopOn(StopSignal stop) {
+    live.stop = stop;
+  }
+
+  @Override
+  public Integer call() {
+    if (count != null && count < 1) {
+      throw new ParameterException(spec.commandLine(), "--count must be at least 1");
+    }
+    GlobalOptions global = fsm.global();
+    PrintWriter out = spec.commandLine().getOut();
+    boolean screen = System.console() != null && !global.json();
+    Style style = Style.forTerminal(global.colorAllowed());
+    List<String> last = List.of();
+    for (int n = 1; ; n++) {
+      Instant now = Instant.now();
+      List<Task> tasks;
+      List<TaskCount> counts;
+      try (Control control = TaskAccess.open(global, "fsm watch", false)) {
+        if (live.machine != null) {
+          KnownMachine.require(control, live.machine);
+        }
+        tasks = control.list(live.query(READ));
+        counts = control.counts();
+      }
+      tasks = new ArrayList<>(tasks);
+      tasks.sort(Comparator.comparing(Watch::changed).reversed());
+      if (global.json()) {
+        Json.line(out, json(now, counts, tasks));
+      } else {
+        List<String> frame = frame(global, style, counts, tasks);
+        if (screen) {
+          out.print("\u001b[H\u001b[2J");
+          out.println(style.bold("fsm watch") + "  every " + TaskText.duration(interval) + "  "
+              + TaskText.time(now) + "  Ctrl-C stops");
+          frame.forEach(out::println);
+        } else if (!frame.equals(last)) {
+          out.println(TaskText.time(now));
+          frame.forEach(out::println);
+          out.println();
+        }
+        last = frame;
+      }
+      out.flush();
+      if ((count != null && n >= count) || live.stop.await(interval)) {
+        return ExitCodes.OK;
+      }
+    }
+  }
+
+  private List<String> frame(GlobalOptions global, Style style, List<TaskCount> counts,
+      List<Task> tasks) {
+    List<String> lines = new ArrayList<>();
+    lines.add(TaskText.counts(byStatus(counts)));
+    Table table = new Table("ID", "MACHINE", "STATE", "STATUS", "ATTEMPT", "DUE/UPDATED")
+        .paint(3, word -> TaskText.status(style, word));
+    int rows = global.env("LINES") == null ? 20 : Math.max(3, lines(global) - 4);
+    for (Task t : tasks.subList(0, Math.min(rows, tasks.size()))) {
+      table.add(t.id(), t.machine(), t.state(), t.status().word(), t.attempt(),
+          TaskText.dueOrUpdated(t));
+    }
+    lines.addAll(table.lines(global.columns()));
+    if (tasks.size() > rows) {
+      lines.add("... and " + TaskText.tasks(tasks.size() - rows) + " more; narrow with"
+          + " --machine, --state or --status");
+    }
+    return lines;
+  }
+
+  private Map<TaskStatus, Long> byStatus(List<TaskCount> counts) {
+    Map<TaskStatus, Long> by = new EnumMap<>(TaskStatus.class);
+    for (TaskCount c : counts) {
+      if ((live.machine == null || c.machine().equals(live.machine))
+          && (live.state == null || c.state().equals(live.state))
+          && (live.status == null || c.status() == live.status)) {
+        by.merge(c.status(), c.count(), Long::sum);
+      }
+    }
+    return by;
+  }
+
+  private Map<String, Object> json(Instant now, List<TaskCount> counts, List<Task> tasks) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("time", now.toString());
+    Map<String, Long> byWord = new LinkedHashMap<>();
+    byStatus(counts).forEach((s, n) -> byWord.put(s.word(), n));
+    doc.put("counts", byWord);
+    doc.put("tasks", tasks.stream().map(TaskJson::task).toList());
+    return doc;
+  }
+
+  private static int lines(GlobalOptions global) {
+    try {
+      return Integer.parseInt(global.env("LINES").strip());
+    } catch (NumberFormatException e) {
+      return 24;
+    }
+  }
+
+  /** When a task last changed: its last attempt or the state it entered, whichever is later. */
+  private static Instant changed(Task t) {
+    return t.lastAttempt() != null && t.lastAttempt().isAfter(t.stateEntered())
+        ? t.lastAttempt() : t.stateEntered();
+  }
+}

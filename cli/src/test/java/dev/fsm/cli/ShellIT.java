@@ -1,0 +1,131 @@
+package dev.fsm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The shell fed from a pipe, the bash completion script in bash, and the live views. */
+class ShellIT {
+
+  @TempDir Path dir;
+
+  @BeforeEach
+  void tasks() throws IOException {
+    Files.createDirectories(dir.resolve("machines"));
+    Files.writeString(dir.resolve("machines/approval.yaml"), """
+        machine: approval
+        states:
+          review:
+            on: {approve: done, reject: rejected}
+          done: {final: completed}
+          rejected: {final: failed}
+        """);
+    for (String id : List.of("alpha-1", "alpha-2", "beta-1")) {
+      assertThat(FsmJar.run(dir, "start", "approval", "--id", id).exit()).isZero();
+    }
+  }
+
+  @Test
+  void pipedCommandsRunInOrderPlainlyAndTheLastFailureIsTheStatus() throws Exception {
+    FsmJar.Result r = shell("""
+        # a comment, then a blank line
+
+        ls
+        show nosuch
+        signal beta-1 approve
+        ls --status completed --output json
+        """);
+    assertThat(r.out()).contains("alpha-2").contains("\"id\" : \"beta-1\"")
+        .doesNotContain("\u001b").doesNotContain("fsm>");
+    assertThat(r.err()).startsWith("fsm: no task").doesNotContain("WARNING")
+        .doesNotContain("\u001b");
+    assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void aUsageErrorGivesTwoAndACleanRunGivesZero() throws Exception {
+    assertThat(shell("lss\nls\n").exit()).isEqualTo(2);
+    assertThat(shell("ls\nexit\nshow nosuch\n").exit()).isZero();
+    FsmJar.Result empty = shell("");
+    assertThat(empty.exit()).isZero();
+    assertThat(empty.out()).isEmpty();
+    assertThat(empty.err()).isEmpty();
+  }
+
+  @Test
+  void bashCompletesVerbsFromTheScriptAndTaskIdsFromTheStore() throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path fsm = bin.resolve("fsm");
+    Files.writeString(fsm, "#!/bin/sh\nexec '" + java() + "' -jar '" + FsmJar.jar() + "' \"$@\"\n");
+    Files.setPosixFilePermissions(fsm, PosixFilePermissions.fromString("rwxr-xr-x"));
+    String script = FsmJar.repo().resolve("completions/fsm.bash").toString();
+    String out = bash("source '" + script + "'\n"
+        + "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=();"
+        + " _fsm; echo \"${COMPREPLY[*]}\"; }\n"
+        + "t fsm sh\n"
+        + "t fsm ls --st\n"
+        + "t fsm show al\n"
+        + "t fsm ls --status = ru\n", bin);
+    assertThat(out.lines()).containsExactly("show shell", "--state --status --store",
+        "alpha-1 alpha-2", "runnable");
+  }
+
+  @Test
+  void watchPrintsCountsAndTailStreamsJsonLines() throws Exception {
+    FsmJar.Result watch = FsmJar.run(dir, "watch", "--count", "1", "--status", "runnable");
+    assertThat(watch.exit()).isZero();
+    assertThat(watch.out()).contains("3 runnable").contains("DUE/UPDATED").contains("beta-1")
+        .doesNotContain("\u001b");
+    Process tail = new ProcessBuilder(java(), "-jar", FsmJar.jar().toString(), "tail",
+        "--output", "json", "--interval", "100ms").directory(dir.toFile())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Thread.sleep(1500);
+    assertThat(FsmJar.run(dir, "signal", "alpha-1", "approve").exit()).isZero();
+    String line = new String(tail.getInputStream().readNBytes(1), StandardCharsets.UTF_8)
+        + new BufferedReader(new InputStreamReader(tail.getInputStream(),
+            StandardCharsets.UTF_8)).readLine();
+    tail.destroy();
+    assertThat(line).startsWith("{\"task\":\"alpha-1\",\"machine\":\"approval\"")
+        .contains("\"from\":\"review\",\"event\":\"approve\",\"to\":\"done\"");
+  }
+
+  private FsmJar.Result shell(String input) throws Exception {
+    Path in = dir.resolve("input.txt");
+    Files.writeString(in, input);
+    Path out = dir.resolve("out.txt");
+    Path err = dir.resolve("err.txt");
+    ProcessBuilder pb = new ProcessBuilder(java(), "-jar", FsmJar.jar().toString(), "shell")
+        .directory(dir.toFile()).redirectInput(in.toFile()).redirectOutput(out.toFile())
+        .redirectError(err.toFile());
+    pb.environment().remove("NO_COLOR");
+    Process p = pb.start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new FsmJar.Result(p.exitValue(), Files.readString(out), Files.readString(err));
+  }
+
+  private String bash(String script, Path bin) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile())
+        .redirectError(ProcessBuilder.Redirect.INHERIT);
+    pb.environment().put("PATH", bin + File.pathSeparator + System.getenv("PATH"));
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return out;
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+}
