@@ -42,8 +42,7 @@ final class Histories {
     }
   }
 
-  /** The states a task went through, as runners recorded it: the first {@code from}, then each
-   * {@code to} of an entry that changed the state. */
+  /** The states runners moved a task through: the first move's start, then each move's end. */
   static List<String> runnerPath(List<Transition> history) {
     List<String> path = new ArrayList<>();
     for (Transition t : history) {
