@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -272,11 +272,11 @@ class RunIT {
     FsmProcess runner = runInBackground("run", "--workers", "2");
 
     String id = ok("start", "long").out().strip();
-    Path pidFile = pidFile(id);
+    Path programPid = pidFile(id);
     Duration pickedUp = Await.until("the runner to pick up the new task", Duration.ofSeconds(5),
-        () -> hasPid(pidFile));
+        () -> hasPid(programPid));
     assertThat(pickedUp).isLessThan(Duration.ofSeconds(3));
-    long program = pid(pidFile);
+    long program = pid(programPid);
 
     assertThat(ok("ls").out()).contains(id);
     assertThat(json("show", id).get("state").asText()).isEqualTo("work");
@@ -294,11 +294,11 @@ class RunIT {
         + h.get("by").asText().replaceAll(":.*", "")));
     assertThat(entries).containsExactly("pause by user");
 
-    Files.delete(pidFile);
+    Files.delete(programPid);
     ok("send", id, "run");
     Await.until("the runner to run the task again", Duration.ofSeconds(5),
-        () -> hasPid(pidFile));
-    assertThat(pid(pidFile)).isNotEqualTo(program);
+        () -> hasPid(programPid));
+    assertThat(pid(programPid)).isNotEqualTo(program);
     assertThat(runner.alive()).isTrue();
   }
 
@@ -544,11 +544,9 @@ class RunIT {
         if (Files.isDirectory(p)) {
           Files.createDirectories(target);
         } else {
-          Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+          Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
         }
       }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
     }
   }
 }
