@@ -31,14 +31,15 @@ class RunCrashIT {
   void aRunnerKilledAtRandomMomentsLosesAndDoublesNothing() throws IOException {
     long seed = Long.getLong("fsm.crash.seed", System.nanoTime());
     try {
-      killAndRecover(new Random(seed));
+      killAndRecover(seed);
     } catch (AssertionError | RuntimeException e) {
       throw new AssertionError("RunCrashIT failed with -Dfsm.crash.seed=" + seed + ": "
           + e.getMessage(), e);
     }
   }
 
-  private void killAndRecover(Random random) throws IOException {
+  private void killAndRecover(long seed) throws IOException {
+    Random random = new Random(seed);
     Files.createDirectories(dir.resolve("machines/scripts"));
     Files.writeString(dir.resolve("machines/crash.yaml"), """
         machine: crash
@@ -96,9 +97,9 @@ class RunCrashIT {
         "--store", "store");
     long lastRun = Duration.ofNanos(System.nanoTime() - recovering).toMillis();
     assertThat(last.exit()).as(last.err()).isZero();
-    System.out.printf("RunCrashIT: %d kills at %s ms after the first transition; restarts took"
+    System.out.printf("RunCrashIT (seed %d): %d kills at %s ms after the first transition; restarts took"
         + " %s ms to the first transition; %d transitions printed before the last run, which took %d ms and %s",
-        KILLS, delays, restarts, seen, lastRun, last.err().lines()
+        seed, KILLS, delays, restarts, seen, lastRun, last.err().lines()
             .filter(l -> l.contains("done:")).findFirst().orElse("?"));
     System.out.println();
     // The kills all came before the work was done, so each one interrupted a working runner.
