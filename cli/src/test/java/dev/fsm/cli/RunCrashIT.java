@@ -97,8 +97,9 @@ class RunCrashIT {
         "--store", "store");
     long lastRun = Duration.ofNanos(System.nanoTime() - recovering).toMillis();
     assertThat(last.exit()).as(last.err()).isZero();
-    System.out.printf("RunCrashIT (seed %d): %d kills at %s ms after the first transition; restarts took"
-        + " %s ms to the first transition; %d transitions printed before the last run, which took %d ms and %s",
+    System.out.printf("RunCrashIT (seed %d): %d kills at %s ms after the first transition;"
+        + " restarts took %s ms to the first transition; %d transitions printed before the"
+        + " last run, which took %d ms and %s",
         seed, KILLS, delays, restarts, seen, lastRun, last.err().lines()
             .filter(l -> l.contains("done:")).findFirst().orElse("?"));
     System.out.println();
