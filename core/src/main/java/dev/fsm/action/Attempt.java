@@ -25,7 +25,9 @@ public final class Attempt {
 
   private final List<Consumer<StopReason>> stopListeners = new ArrayList<>();
   private final List<Consumer<Command>> commandListeners = new ArrayList<>();
+  private final List<Runnable> hurryListeners = new ArrayList<>();
   private StopReason stopReason;
+  private boolean hurried;
 
   /** Asks the action to stop; the first reason wins. Listeners run on the caller's thread. */
   public void stop(StopReason reason) {
@@ -38,6 +40,35 @@ public final class Attempt {
       listeners = List.copyOf(stopListeners);
     }
     listeners.forEach(l -> l.accept(reason));
+  }
+
+  /**
+   * Stops the action (for {@code reason}, unless it was asked to stop before) and ends it at
+   * once, without the grace a stop gives: programs get SIGKILL. For a runner told twice to stop.
+   */
+  public void hurry(StopReason reason) {
+    stop(reason);
+    List<Runnable> listeners;
+    synchronized (this) {
+      if (hurried) {
+        return;
+      }
+      hurried = true;
+      listeners = List.copyOf(hurryListeners);
+    }
+    listeners.forEach(Runnable::run);
+  }
+
+  /** Calls {@code listener} when the action is hurried; at once when it already was. */
+  public void onHurry(Runnable listener) {
+    boolean already;
+    synchronized (this) {
+      hurryListeners.add(listener);
+      already = hurried;
+    }
+    if (already) {
+      listener.run();
+    }
   }
 
   /** Why the action was asked to stop, or null while it may run on. */

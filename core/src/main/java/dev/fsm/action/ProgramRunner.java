@@ -74,6 +74,8 @@ final class ProgramRunner implements ActionRunner {
     ProcessTree tree = new ProcessTree(process, useSetsid);
     CompletableFuture<Attempt.StopReason> stop = new CompletableFuture<>();
     attempt.onStop(stop::complete);
+    // A hurried stop skips the grace between SIGTERM and SIGKILL that terminate() waits out.
+    attempt.onHurry(() -> tree.signal(true));
     try {
       CompletableFuture.anyOf(process.onExit(), stop).get();
       if (stop.isDone()) {

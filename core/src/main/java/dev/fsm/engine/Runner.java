@@ -29,6 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Runner implements LocalControl.Listener {
 
+  /** How long a stop at once waits for actions to end after hurrying them. */
+  private static final Duration STOP_NOW_WAIT = Duration.ofSeconds(2);
+
   private final Store store;
   private final RunnerOptions options;
   private final Clock clock;
@@ -87,7 +90,9 @@ public final class Runner implements LocalControl.Listener {
       workers.shutdown();
       completer.close();
       timers.shutdownNow();
-      awaitQuietly(workers);
+      if (!stopNow) {
+        awaitQuietly(workers);
+      }
     }
   }
 
@@ -97,11 +102,14 @@ public final class Runner implements LocalControl.Listener {
     wake();
   }
 
-  /** Stops at once: running actions are stopped and nothing more is recorded. */
+  /**
+   * Stops at once: running actions are ended without a grace (programs get SIGKILL) and nothing
+   * more is recorded.
+   */
   public void stopNow() {
     stopNow = true;
     stopping = true;
-    inFlight.values().forEach(f -> f.attempt.stop(Attempt.StopReason.SHUTDOWN));
+    inFlight.values().forEach(f -> f.attempt.hurry(Attempt.StopReason.SHUTDOWN));
     wake();
   }
 
@@ -196,14 +204,32 @@ public final class Runner implements LocalControl.Listener {
     wake();
   }
 
-  /** After the claim loop: lets running actions finish within the grace, then stops them. */
+  /**
+   * After the claim loop: lets running actions finish within the grace, then stops them. After
+   * {@link #stopNow} it waits only briefly: an action that ignores its stop (a {@code java:}
+   * action deaf to interrupts) must not hold the process, and its lease keeps the task safe.
+   */
   private void finishRunning() {
     Instant deadline = clock.instant().plus(options.shutdownGrace());
     while (!inFlight.isEmpty() && !stopNow && clock.instant().isBefore(deadline)) {
       sleep(Duration.between(clock.instant(), deadline));
     }
-    inFlight.values().forEach(f -> f.attempt.stop(Attempt.StopReason.SHUTDOWN));
+    inFlight.values().forEach(f -> {
+      if (stopNow) {
+        f.attempt.hurry(Attempt.StopReason.SHUTDOWN);
+      } else {
+        f.attempt.stop(Attempt.StopReason.SHUTDOWN);
+      }
+    });
+    Instant giveUp = null;
     while (busy.get() > 0) {
+      if (stopNow) {
+        giveUp = giveUp == null ? clock.instant().plus(STOP_NOW_WAIT) : giveUp;
+        if (!clock.instant().isBefore(giveUp)) {
+          listener.problem(busy.get() + " action(s) did not end when stopped; leaving them");
+          return;
+        }
+      }
       sleep(Duration.ofMillis(100));
     }
   }

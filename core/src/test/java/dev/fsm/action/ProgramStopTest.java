@@ -73,6 +73,23 @@ class ProgramStopTest {
   }
 
   @Test
+  void aHurriedStopKillsAProgramIgnoringSigtermWithoutWaitingOutTheGrace() throws Exception {
+    script(dir, "stubborn.sh", "trap '' TERM\necho $$ > pid\nwhile :; do sleep 0.05; done");
+    Attempt attempt = new Attempt();
+    CompletableFuture<ActionOutcome> outcome =
+        start(actions, program(dir, "./stubborn.sh"), attempt);
+    long main = pid("pid");
+    attempt.stop(Attempt.StopReason.SHUTDOWN);
+
+    long before = System.nanoTime();
+    attempt.hurry(Attempt.StopReason.SHUTDOWN);
+    assertThat(outcome.get(5, TimeUnit.SECONDS))
+        .isEqualTo(new ActionOutcome.Stopped(Attempt.StopReason.SHUTDOWN));
+    assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(GRACE);
+    assertThat(running(main)).isFalse();
+  }
+
+  @Test
   void orphansOfADoubleForkAndChildrenInTheirOwnSessionAreStoppedToo() throws Exception {
     script(dir, "forks.sh", "(sleep 300 & echo $! > orphan) &\n"
         + "wait\n"
