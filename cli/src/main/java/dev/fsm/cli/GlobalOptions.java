@@ -79,15 +79,21 @@ public final class GlobalOptions {
     return verbose;
   }
 
-  /** The terminal's width from $COLUMNS when the shell exports it; tables fit it. */
+  /**
+   * The terminal's width, which tables fit: $COLUMNS when exported, else the terminal's own
+   * when stdout is one; empty when output goes elsewhere.
+   */
   public OptionalInt columns() {
     String columns = env.get("COLUMNS");
     try {
       int n = columns == null ? 0 : Integer.parseInt(columns.strip());
-      return n >= 20 ? OptionalInt.of(n) : OptionalInt.empty();
+      if (n >= 20) {
+        return OptionalInt.of(n);
+      }
     } catch (NumberFormatException e) {
-      return OptionalInt.empty();
+      // Not a number: ask the terminal, as if COLUMNS were unset.
     }
+    return TerminalWidth.ofTerminal();
   }
 
   /** True when colours are allowed: not refused by option or NO_COLOR (terminal checked later). */

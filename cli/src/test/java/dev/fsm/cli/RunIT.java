@@ -409,6 +409,26 @@ class RunIT {
   }
 
   @Test
+  void programsThatAKilledRunnerLeftRunningAreStoppedByTheNextRunner() throws IOException {
+    longMachine("slow", "1h");
+    String id = ok("start", "slow").out().strip();
+    FsmProcess runner = runInBackground("run");
+    Await.until("the action to start", Duration.ofSeconds(10), () -> hasPid(pidFile(id)));
+    long program = pid(pidFile(id));
+    runner.kill();
+    runner.awaitExit(Duration.ofSeconds(5));
+    assertThat(running(program)).as("a program leads its own group, so outlives a SIGKILL")
+        .isTrue();
+    Files.delete(pidFile(id));
+
+    FsmProcess next = runInBackground("run");
+    Await.until("the left-over program to be stopped", Duration.ofSeconds(5),
+        () -> !running(program));
+    assertThat(next.err()).contains("stopped 1 program(s) that a runner killed earlier left");
+    Await.until("the task to run again", Duration.ofSeconds(10), () -> hasPid(pidFile(id)));
+  }
+
+  @Test
   void javaActionsRunFromAPluginJarCompiledNow() throws IOException {
     Path plugins = Files.createDirectories(dir.resolve("plugins"));
     PluginJar.build(plugins.resolve("greet.jar"), "acme.Greet", """
@@ -535,6 +555,17 @@ class RunIT {
 
   private static boolean alive(long pid) {
     return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+  }
+
+  /** Alive and not a zombie: a killed orphan nobody reaps stays in the table as one. */
+  private static boolean running(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      char state = stat.charAt(stat.lastIndexOf(')') + 2);
+      return state != 'Z' && state != 'X';
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static void copyTree(Path from, Path to) throws IOException {

@@ -91,6 +91,23 @@ final class ProcessTree {
     return List.copyOf(found.values());
   }
 
+  /**
+   * Sends SIGKILL to every live member of a process group that is not ours (a program a killed
+   * runner left behind).
+   *
+   * @return true when any member was alive
+   */
+  static boolean killGroup(long group) {
+    if (!HAS_PROC) {
+      return false;
+    }
+    boolean any = false;
+    for (long pid : groupMembers(group)) {
+      any |= ProcessHandle.of(pid).map(ProcessHandle::destroyForcibly).orElse(false);
+    }
+    return any;
+  }
+
   private static List<Long> groupMembers(long group) {
     List<Long> pids = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {

@@ -72,6 +72,22 @@ final class ProgramRunner implements ActionRunner {
     io.execute(() -> feed(process.getOutputStream(), input));
 
     ProcessTree tree = new ProcessTree(process, useSetsid);
+    ProgramLedger ledger = useSetsid && options.ledger() != null
+        ? ProgramLedger.in(options.ledger()) : null;
+    if (ledger != null) {
+      ledger.started(process);
+    }
+    try {
+      return await(process, tree, out, err, drained, attempt);
+    } finally {
+      if (ledger != null) {
+        ledger.ended(process);
+      }
+    }
+  }
+
+  private ActionOutcome await(Process process, ProcessTree tree, TailBuffer out, TailBuffer err,
+      CompletableFuture<Void> drained, Attempt attempt) {
     CompletableFuture<Attempt.StopReason> stop = new CompletableFuture<>();
     attempt.onStop(stop::complete);
     // A hurried stop skips the grace between SIGTERM and SIGKILL that terminate() waits out.

@@ -3,6 +3,7 @@ package dev.fsm.cli.verb.run;
 import dev.fsm.FsmException;
 import dev.fsm.action.ActionOptions;
 import dev.fsm.action.Actions;
+import dev.fsm.action.ProgramLedger;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.ProgressLine;
@@ -55,6 +56,9 @@ import sun.misc.Signal;
     })
 public final class Run implements Callable<Integer> {
 
+  /** The folder in the store that records running programs (see ProgramLedger). */
+  private static final String PROGRAMS = "programs";
+
   @Option(names = "--workers", paramLabel = "N", defaultValue = "4",
       description = "Actions run at once (default: ${DEFAULT-VALUE}).")
   int workers;
@@ -105,7 +109,12 @@ public final class Run implements Callable<Integer> {
     String owner = "runner:" + ProcessHandle.current().pid() + "@" + host();
     try (EmbeddedStore store = openWaiting(folder);
         Actions actions = new Actions(ActionOptions.DEFAULTS.withGrace(graceTime)
-            .withPlugins(plugins))) {
+            .withPlugins(plugins).withLedger(folder.resolve(PROGRAMS)))) {
+      int leftovers = ProgramLedger.in(folder.resolve(PROGRAMS)).stopLeftovers();
+      if (leftovers > 0) {
+        err.println("fsm run: stopped " + leftovers + " program(s) that a runner killed earlier"
+            + " left running");
+      }
       MachineLibrary machines = new MachineLibrary(store, global.machines());
       boolean live = ProgressLine.stderrIsTerminal() && !global.verbose();
       Runner runner = new Runner(store, machines, actions,

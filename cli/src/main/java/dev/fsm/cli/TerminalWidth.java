@@ -1,0 +1,41 @@
+package dev.fsm.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The width of the terminal stdout writes to, when $COLUMNS does not say: most shells set
+ * COLUMNS without exporting it. Asks {@code stty size} on the controlling terminal, a few
+ * milliseconds, and only when stdin and stdout are both a terminal.
+ */
+final class TerminalWidth {
+
+  private TerminalWidth() {}
+
+  static OptionalInt ofTerminal() {
+    File tty = new File("/dev/tty");
+    if (System.console() == null || !tty.exists()) {
+      return OptionalInt.empty();
+    }
+    try {
+      Process stty = new ProcessBuilder("stty", "size").redirectInput(tty)
+          .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      byte[] out = stty.getInputStream().readAllBytes();
+      if (!stty.waitFor(1, TimeUnit.SECONDS) || stty.exitValue() != 0) {
+        stty.destroyForcibly();
+        return OptionalInt.empty();
+      }
+      String[] rowsAndColumns = new String(out, StandardCharsets.US_ASCII).strip().split("\\s+");
+      int columns = rowsAndColumns.length == 2 ? Integer.parseInt(rowsAndColumns[1]) : 0;
+      return columns >= 20 ? OptionalInt.of(columns) : OptionalInt.empty();
+    } catch (IOException | NumberFormatException e) {
+      return OptionalInt.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return OptionalInt.empty();
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package dev.fsm.action;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The programs a runner has running, one small file each in a folder beside the store: a
+ * program leads its own process group, so a runner killed with SIGKILL leaves it running, and
+ * the next runner must stop it before the task's action can run again. Each file is named by
+ * the program's pid (its group id) and holds its start time, so a reused pid is never killed.
+ */
+public final class ProgramLedger {
+
+  private final Path folder;
+
+  private ProgramLedger(Path folder) {
+    this.folder = folder;
+  }
+
+  /** The ledger kept in {@code folder}, created when first written. */
+  public static ProgramLedger in(Path folder) {
+    return new ProgramLedger(folder);
+  }
+
+  /**
+   * Stops (SIGKILL) every program group a previous runner recorded and never removed, and
+   * forgets them. Call once at start, holding the store.
+   *
+   * @return how many groups were still running
+   */
+  public int stopLeftovers() {
+    if (!Files.isDirectory(folder)) {
+      return 0;
+    }
+    int stopped = 0;
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+      for (Path entry : entries) {
+        if (stop(entry)) {
+          stopped++;
+        }
+        Files.deleteIfExists(entry);
+      }
+    } catch (IOException e) {
+      return stopped;
+    }
+    return stopped;
+  }
+
+  /** Records a program started as the leader of its own group. */
+  void started(Process process) {
+    Optional<Instant> start = process.info().startInstant();
+    try {
+      Files.createDirectories(folder);
+      Files.writeString(folder.resolve(Long.toString(process.pid())),
+          start.map(Instant::toString).orElse(""));
+    } catch (IOException e) {
+      // Best effort: without the record only a runner crash can leave the program running.
+    }
+  }
+
+  /** Forgets a program once it and its group are gone. */
+  void ended(Process process) {
+    try {
+      Files.deleteIfExists(folder.resolve(Long.toString(process.pid())));
+    } catch (IOException e) {
+      // A stale record is harmless: its start time no longer matches a live process.
+    }
+  }
+
+  private static boolean stop(Path entry) throws IOException {
+    long pid;
+    try {
+      pid = Long.parseLong(entry.getFileName().toString());
+    } catch (NumberFormatException e) {
+      return false;
+    }
+    String recorded = Files.readString(entry).strip();
+    Optional<ProcessHandle> leader = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+    if (leader.isPresent()) {
+      // A live process with this pid is the program only if it started when the program did;
+      // otherwise the pid was reused and its group is somebody else's.
+      boolean same = !recorded.isEmpty() && leader.get().info().startInstant()
+          .map(s -> s.toString().equals(recorded)).orElse(false);
+      if (!same) {
+        return false;
+      }
+      ProcessTree.killGroup(pid);
+      leader.get().destroyForcibly();
+      return true;
+    }
+    // The leader is gone; a group id is not reused while any member lives, so a live group
+    // with this id is still the program's children.
+    return ProcessTree.killGroup(pid);
+  }
+}
