@@ -63,13 +63,18 @@ public final class ExitCodes {
     }
   }
 
+  /** Picocli starts some messages with "Error: ", which "fsm: " already says. */
+  static String withoutErrorWord(String message) {
+    return message != null && message.startsWith("Error: ") ? message.substring(7) : message;
+  }
+
   /** Prints a usage error in one line with a pointer to help, instead of the whole usage. */
   static final class OnBadArguments implements IParameterExceptionHandler {
     @Override
     public int handleParseException(ParameterException e, String[] args) {
       CommandLine cmd = e.getCommandLine();
       PrintWriter err = cmd.getErr();
-      err.println("fsm: " + e.getMessage());
+      err.println("fsm: " + withoutErrorWord(e.getMessage()));
       CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
       err.println("Try `" + cmd.getCommandSpec().qualifiedName() + " --help` for usage.");
       return USAGE;

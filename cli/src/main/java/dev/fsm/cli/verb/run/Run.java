@@ -12,15 +12,12 @@ import dev.fsm.control.ControlServer;
 import dev.fsm.control.LocalControl;
 import dev.fsm.control.SocketControl;
 import dev.fsm.engine.MachineLibrary;
-import dev.fsm.engine.RunListener;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
 import dev.fsm.model.Durations;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.StoreInUseException;
-import dev.fsm.task.Change;
-import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -29,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -119,7 +115,7 @@ public final class Run implements Callable<Integer> {
       boolean live = ProgressLine.stderrIsTerminal() && !global.verbose();
       Runner runner = new Runner(store, machines, actions,
           RunnerOptions.of(workers, mode, owner).withShutdownGrace(graceTime), Clock.systemUTC(),
-          new Log(out, err, global.verbose()));
+          new RunLog(out, err, global.verbose()));
       LocalControl control = new LocalControl(store, machines, Clock.systemUTC(),
           TaskAccess.operator(), runner, false);
       try (ControlServer server = ControlServer.start(folder, control, "runner")) {
@@ -210,43 +206,6 @@ public final class Run implements Callable<Integer> {
       return InetAddress.getLocalHost().getHostName();
     } catch (UnknownHostException e) {
       return "localhost";
-    }
-  }
-
-  /** Problems to stderr; with -v, one line per transition to stdout. */
-  private record Log(PrintWriter out, PrintWriter err, boolean verbose) implements RunListener {
-    @Override
-    public void recorded(Change change) {
-      if (!verbose) {
-        return;
-      }
-      Transition t = change.entry();
-      String line = t.time().truncatedTo(ChronoUnit.MILLIS) + " " + change.next().id() + " "
-          + change.next().machine() + ": " + t.from() + " --" + t.event() + "--> " + t.to()
-          + " [" + change.next().status().word() + "] " + t.durationMillis() + "ms"
-          + (t.reason().isEmpty() ? "" : " (" + t.reason() + ")");
-      synchronized (out) {
-        out.println(line);
-        out.flush();
-      }
-    }
-
-    @Override
-    public void discarded(String taskId, String why) {
-      if (verbose) {
-        synchronized (err) {
-          err.println("fsm run: task `" + taskId + "`: attempt not recorded: " + why);
-          err.flush();
-        }
-      }
-    }
-
-    @Override
-    public void problem(String message) {
-      synchronized (err) {
-        err.println("fsm run: " + message);
-        err.flush();
-      }
     }
   }
 }

@@ -1,0 +1,44 @@
+package dev.fsm.cli.verb.run;
+
+import dev.fsm.engine.RunListener;
+import dev.fsm.task.Change;
+import dev.fsm.task.Transition;
+import java.io.PrintWriter;
+import java.time.temporal.ChronoUnit;
+
+/** What {@code fsm run} prints as it works: problems to stderr; with -v, a line per transition. */
+record RunLog(PrintWriter out, PrintWriter err, boolean verbose) implements RunListener {
+  @Override
+  public void recorded(Change change) {
+    if (!verbose) {
+      return;
+    }
+    Transition t = change.entry();
+    String line = t.time().truncatedTo(ChronoUnit.MILLIS) + " " + change.next().id() + " "
+        + change.next().machine() + ": " + t.from() + " --" + t.event() + "--> " + t.to()
+        + " [" + change.next().status().word() + "] " + t.durationMillis() + "ms"
+        + (t.reason().isEmpty() ? "" : " (" + t.reason() + ")");
+    synchronized (out) {
+      out.println(line);
+      out.flush();
+    }
+  }
+
+  @Override
+  public void discarded(String taskId, String why) {
+    if (verbose) {
+      synchronized (err) {
+        err.println("fsm run: task `" + taskId + "`: attempt not recorded: " + why);
+        err.flush();
+      }
+    }
+  }
+
+  @Override
+  public void problem(String message) {
+    synchronized (err) {
+      err.println("fsm run: " + message);
+      err.flush();
+    }
+  }
+}
