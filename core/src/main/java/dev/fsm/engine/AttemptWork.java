@@ -32,17 +32,15 @@ final class AttemptWork {
   private final Timeouts timeouts;
   private final Clock clock;
   private final String owner;
-  private final RunCounters counters;
 
   AttemptWork(Store store, MachineLibrary machines, ActionRunner actions, Timeouts timeouts,
-      Clock clock, String owner, RunCounters counters) {
+      Clock clock, String owner) {
     this.store = store;
     this.machines = machines;
     this.actions = actions;
     this.timeouts = timeouts;
     this.clock = clock;
     this.owner = owner;
-    this.counters = counters;
   }
 
   /**
@@ -60,7 +58,6 @@ final class AttemptWork {
     try {
       machine = machines.machine(task.machine(), task.version());
     } catch (FsmException e) {
-      counters.errors.incrementAndGet();
       return Optional.of(Step.fault(task, e.getMessage(), now, by));
     }
     State state = machine.state(task.state()).orElse(null);
@@ -101,10 +98,6 @@ final class AttemptWork {
     }
     if (outcome instanceof ActionOutcome.Event) {
       timeouts.succeeded(machine.name(), state.name(), Duration.between(started, end));
-      counters.transitions.incrementAndGet();
-    } else if (outcome instanceof ActionOutcome.Error || (outcome instanceof ActionOutcome.Stopped s
-        && s.reason() == Attempt.StopReason.TIMEOUT)) {
-      counters.errors.incrementAndGet();
     }
     return Step.finished(run.task(), machine, outcome, started, end, limit.text(), random, by);
   }

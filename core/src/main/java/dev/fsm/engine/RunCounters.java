@@ -13,12 +13,12 @@ public final class RunCounters {
     return claimed.get();
   }
 
-  /** Attempts that ended with an event. */
+  /** Transitions recorded, wait states and signals-to-be included; errors not. */
   public long transitions() {
     return transitions.get();
   }
 
-  /** Attempts that ended with an error or a timeout. */
+  /** Errors recorded in their state: retries, failures, faults. */
   public long errors() {
     return errors.get();
   }

@@ -4,10 +4,12 @@ import dev.fsm.FsmException;
 import dev.fsm.action.ActionRunner;
 import dev.fsm.action.Attempt;
 import dev.fsm.control.LocalControl;
-import dev.fsm.model.Machine;
+import dev.fsm.model.State;
 import dev.fsm.store.Store;
+import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,9 +59,8 @@ public final class Runner implements LocalControl.Listener {
     this.store = store;
     this.options = options;
     this.clock = clock;
-    this.listener = listener;
-    this.work = new AttemptWork(store, machines, actions, new Timeouts(), clock, options.owner(),
-        counters);
+    this.listener = counting(listener, counters);
+    this.work = new AttemptWork(store, machines, actions, new Timeouts(), clock, options.owner());
   }
 
   /** Counters for a live summary line. */
@@ -94,6 +95,32 @@ public final class Runner implements LocalControl.Listener {
         awaitQuietly(workers);
       }
     }
+  }
+
+  /**
+   * The listener, after counting what is recorded: an entry that records an error in its state
+   * (a retry, a failure, a fault) is an error; every other one is a transition.
+   */
+  private static RunListener counting(RunListener listener, RunCounters counters) {
+    return new RunListener() {
+      @Override
+      public void recorded(Change change) {
+        Transition e = change.entry();
+        boolean error = e.event().equals(State.ERROR) && e.from().equals(e.to());
+        (error ? counters.errors : counters.transitions).incrementAndGet();
+        listener.recorded(change);
+      }
+
+      @Override
+      public void discarded(String taskId, String why) {
+        listener.discarded(taskId, why);
+      }
+
+      @Override
+      public void problem(String message) {
+        listener.problem(message);
+      }
+    };
   }
 
   /** Stops claiming; running actions get the grace period to finish, then are released. */
@@ -176,7 +203,7 @@ public final class Runner implements LocalControl.Listener {
     busy.incrementAndGet();
     workers.execute(() -> {
       try {
-        Optional<dev.fsm.task.Change> change = work.attempt(task, f, timers, () -> stopNow);
+        Optional<Change> change = work.attempt(task, f, timers, () -> stopNow);
         if (change.isPresent() && !stopNow) {
           completer.submit(change.get(), () -> settled(task.id()));
         } else {

@@ -117,7 +117,9 @@ class RunnerTest {
       assertThat(store.history(t.id())).extracting(Transition::event)
           .containsExactly("ok", "next", "ok");
     }
-    assertThat(runner.counters().transitions()).isEqualTo(400);
+    assertThat(runner.counters().transitions()).as("two actions and a wait each")
+        .isEqualTo(600);
+    assertThat(runner.counters().errors()).isZero();
   }
 
   @Test
