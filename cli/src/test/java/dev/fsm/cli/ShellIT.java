@@ -6,11 +6,13 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,16 +91,33 @@ class ShellIT {
     assertThat(watch.out()).contains("3 runnable").contains("DUE/UPDATED").contains("beta-1")
         .doesNotContain("\u001b");
     Process tail = new ProcessBuilder(java(), "-jar", FsmJar.jar().toString(), "tail",
-        "--output", "json", "--interval", "100ms").directory(dir.toFile())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    Thread.sleep(1500);
-    assertThat(FsmJar.run(dir, "signal", "alpha-1", "approve").exit()).isZero();
-    String line = new String(tail.getInputStream().readNBytes(1), StandardCharsets.UTF_8)
-        + new BufferedReader(new InputStreamReader(tail.getInputStream(),
-            StandardCharsets.UTF_8)).readLine();
-    tail.destroy();
-    assertThat(line).startsWith("{\"task\":\"alpha-1\",\"machine\":\"approval\"")
-        .contains("\"from\":\"review\",\"event\":\"approve\",\"to\":\"done\"");
+        "--output", "json", "--interval", "100ms").directory(dir.toFile()).start();
+    try {
+      BufferedReader err = new BufferedReader(new InputStreamReader(tail.getErrorStream(),
+          StandardCharsets.UTF_8));
+      assertThat(lineWithin(err)).as("tail says when it follows")
+          .startsWith("fsm tail: following");
+      assertThat(FsmJar.run(dir, "signal", "alpha-1", "approve").exit()).isZero();
+      String line = lineWithin(new BufferedReader(new InputStreamReader(tail.getInputStream(),
+          StandardCharsets.UTF_8)));
+      assertThat(line).startsWith("{\"task\":\"alpha-1\",\"machine\":\"approval\"")
+          .contains("\"from\":\"review\",\"event\":\"approve\",\"to\":\"done\"");
+    } finally {
+      tail.destroy();
+      // It may be opening the store in the folder the test is about to delete.
+      assertThat(tail.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  /** The next line, waited for at most 30 s so a silent process fails the test, not hangs it. */
+  private static String lineWithin(BufferedReader reader) throws Exception {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return reader.readLine();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }).get(30, TimeUnit.SECONDS);
   }
 
   private FsmJar.Result shell(String input) throws Exception {

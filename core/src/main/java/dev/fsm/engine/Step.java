@@ -72,8 +72,9 @@ public final class Step {
       boolean atMostOnce = state.timeout() instanceof Timeout.Never;
       if (atMostOnce && attemptOpen) {
         return new Plan.Record(fault(task, "attempt " + task.attempt() + " of at-most-once state `"
-            + state.name() + "` (timeout: 0) was interrupted before it ended, so it is not run"
-            + " again; send `sleep --until now` to run it anyway, or `error` to fail the task",
+            + state.name() + "` (timeout: 0) was interrupted before it ended (its runner stopped"
+            + " or a command stopped the action), so it is not run again by itself; send `sleep"
+            + " --until now` to run it anyway, or `error` to fail the task",
             now, by));
       }
       Task running = copy(task, task.state(), TaskStatus.RUNNABLE, task.context(),

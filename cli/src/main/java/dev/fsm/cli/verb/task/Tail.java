@@ -9,6 +9,7 @@ import dev.fsm.cli.verb.Json;
 import dev.fsm.cli.verb.live.LiveView;
 import dev.fsm.cli.verb.live.StopSignal;
 import dev.fsm.control.Control;
+import dev.fsm.model.Durations;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -77,6 +78,13 @@ public final class Tail implements Callable<Integer>, LiveView {
           KnownMachine.require(control, live.machine);
         }
         poll(control, seen, first, since, global, style, out);
+      }
+      if (first) {
+        // Says when following starts: transitions from then on are printed.
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("fsm tail: following " + seen.size() + " task(s), every "
+            + Durations.format(interval) + "; Ctrl-C to stop");
+        err.flush();
       }
       first = false;
       out.flush();
