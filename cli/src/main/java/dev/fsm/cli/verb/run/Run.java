@@ -17,6 +17,7 @@ import dev.fsm.engine.RunnerOptions;
 import dev.fsm.model.Durations;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
+import dev.fsm.store.embedded.StoreCheck;
 import dev.fsm.store.embedded.StoreInUseException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -102,10 +103,16 @@ public final class Run implements Callable<Integer> {
     RunnerOptions.Mode mode = until == null ? RunnerOptions.Mode.FOREVER
         : until.idle ? RunnerOptions.Mode.UNTIL_IDLE : RunnerOptions.Mode.ONCE;
     Path folder = TaskAccess.folder(global, true);
+    boolean fresh = !Files.isDirectory(folder) || !StoreCheck.holdsStore(folder);
     String owner = "runner:" + ProcessHandle.current().pid() + "@" + host();
     try (EmbeddedStore store = openWaiting(folder);
         Actions actions = new Actions(ActionOptions.DEFAULTS.withGrace(graceTime)
             .withPlugins(plugins).withLedger(folder.resolve(PROGRAMS)))) {
+      if (fresh) {
+        // A mistyped --store must not pass unnoticed.
+        err.println("fsm run: no store was at " + folder + "; created an empty one (start tasks"
+            + " with `fsm start MACHINE --store " + folder + "`)");
+      }
       int leftovers = ProgramLedger.in(folder.resolve(PROGRAMS)).stopLeftovers();
       if (leftovers > 0) {
         err.println("fsm run: stopped " + leftovers + " program(s) that a runner killed earlier"
