@@ -31,7 +31,7 @@ public final class StateStatistics {
   /** Histories read per machine; counts are exact whatever the number of tasks. */
   public static final int SAMPLED_TASKS = 20_000;
 
-  private static final Set<String> NOT_OUTCOMES = Set.of(Step.START, "wait");
+  private static final Set<String> NOT_OUTCOMES = Set.of(Step.START, "wait", "release");
 
   private StateStatistics() {}
 
@@ -74,8 +74,9 @@ public final class StateStatistics {
       }
     }
     Map<String, DurationSamples> samples = new LinkedHashMap<>();
+    Map<String, DurationSamples> recent = new LinkedHashMap<>();
     Map<String, long[]> attemptsAndErrors = new LinkedHashMap<>();
-    sample(store, name, states, samples, attemptsAndErrors);
+    sample(store, name, states, samples, recent, attemptsAndErrors);
     Set<String> stateNames = new LinkedHashSet<>(states.keySet());
     stateNames.addAll(counts.keySet());
     List<StateStats> out = new ArrayList<>();
@@ -83,9 +84,10 @@ public final class StateStatistics {
       DurationSamples d = samples.getOrDefault(s, new DurationSamples(1));
       long[] ae = attemptsAndErrors.getOrDefault(s, new long[2]);
       State state = states.get(s);
+      // The limit as a runner computes it: from the last window of successes, not all of them.
       String timeout = state == null ? "-"
-          : state.behavior() instanceof Behavior.Run
-              ? Timeouts.limit(state.timeout(), d).text() : "-";
+          : state.behavior() instanceof Behavior.Run ? Timeouts.limit(state.timeout(),
+              recent.getOrDefault(s, new DurationSamples(1))).text() : "-";
       out.add(new StateStats(name, s, counts.getOrDefault(s, Map.of()), d.count(),
           d.percentile(50), d.percentile(95), d.percentile(99),
           ae[0] == 0 ? 0.0 : (double) ae[1] / ae[0], timeout));
@@ -94,7 +96,8 @@ public final class StateStatistics {
   }
 
   private static void sample(Store store, String machine, Map<String, State> states,
-      Map<String, DurationSamples> samples, Map<String, long[]> attemptsAndErrors) {
+      Map<String, DurationSamples> samples, Map<String, DurationSamples> recent,
+      Map<String, long[]> attemptsAndErrors) {
     Optional<String> after = Optional.empty();
     int read = 0;
     while (read < SAMPLED_TASKS) {
@@ -113,8 +116,11 @@ public final class StateStatistics {
           if (failed) {
             ae[1]++;
           } else if (!t.event().equals("sleep")) {
+            Duration took = Duration.ofMillis(t.durationMillis());
             samples.computeIfAbsent(t.from(), k -> new DurationSamples(Timeouts.WINDOW * 50))
-                .add(Duration.ofMillis(t.durationMillis()));
+                .add(took);
+            recent.computeIfAbsent(t.from(), k -> new DurationSamples(Timeouts.WINDOW))
+                .add(took);
           }
         }
       }
