@@ -119,13 +119,14 @@ final class IndexOpening {
           + " were removed or lost. Restore the store folder from a backup.");
     }
     long[] count = {0};
-    TaskIndex index = covered == 0 ? TaskIndex.create(file)
+    TaskIndex index = covered == 0 ? TaskIndex.rebuilding(file)
         : TaskIndex.fromSnapshot(file, each -> SnapshotFile.read(snapshot, record -> each.accept(
             decode(folder, "snapshot record " + (count[0] + 1), record, count, total,
                 progress))));
     try {
       journal.replay(covered + 1, (sequence, record) -> index.apply(decode(folder,
           "journal record " + sequence, record, count, total, progress)));
+      index.placeAll(file);
       progress.progress(count[0], total);
       return new Rebuilt(index, count[0], covered > 0);
     } catch (IOException | RuntimeException | Error e) {

@@ -49,13 +49,19 @@ final class TaskIndex implements AutoCloseable {
    * 2-5x slower as trees deepened and emptied nodes piled up; 64 were as fast as 32 and 13%
    * smaller.
    */
-  private static final int NODE = 64;
+  static final int NODE = 64;
+
+  static final String DUE = "due";
+  static final String LEASES = "leases";
+  static final String OTHER_LEASES = "otherLeases";
+  static final String GROUPS = "groups";
   private static final GroupSerializer<byte[]> KEY = KeySerializer.INSTANCE;
 
   private final DB db;
   private final BTreeMap<byte[], byte[]> tasks;
-  private final TaskQueues queues;
-  private final TaskGroups groups;
+  /** Null while a rebuild replays; see {@link #placeAll}. */
+  private TaskQueues queues;
+  private TaskGroups groups;
   private final TaskHistories history;
   private final MachineVersions versions;
   private final BTreeMap<String, Long> meta;
@@ -64,18 +70,20 @@ final class TaskIndex implements AutoCloseable {
   private final RecentTasks recent = new RecentTasks(8192);
 
   private TaskIndex(DB db, boolean create) {
-    this(db, create, create);
+    this(db, create, create, false);
   }
 
-  /** Opens or creates the collections; the task and history maps as {@code createBulk} says. */
-  private TaskIndex(DB db, boolean create, boolean createBulk) {
+  /**
+   * Opens or creates the collections: the task and history maps as {@code createMaps} says, the
+   * rest as {@code create} says, except that a rebuild leaves out the queues and groups.
+   */
+  private TaskIndex(DB db, boolean create, boolean createMaps, boolean rebuilding) {
     this.db = db;
-    this.tasks = map(tasksMaker(db), createBulk);
-    this.queues = new TaskQueues(set(db, "due", KEY, create), set(db, "leases", KEY, create),
-        set(db, "otherLeases", KEY, create));
-    this.groups = new TaskGroups(set(db, "groups", KEY, create),
-        map(db.treeMap("counts", KEY, Serializer.LONG), create));
-    this.history = new TaskHistories(map(historyMaker(db), createBulk));
+    this.tasks = map(tasksMaker(db), createMaps);
+    this.history = new TaskHistories(map(historyMaker(db), createMaps));
+    if (!rebuilding) {
+      openPlaces(create);
+    }
     this.versions = new MachineVersions(map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
         create));
@@ -85,13 +93,17 @@ final class TaskIndex implements AutoCloseable {
     }
   }
 
-  private static DB.TreeMapMaker<byte[], byte[]> tasksMaker(DB db) {
+  static DB.TreeMapMaker<byte[], byte[]> tasksMaker(DB db) {
     return db.treeMap("tasks", KEY, Serializer.BYTE_ARRAY).maxNodeSize(NODE).counterEnable()
         .valuesOutsideNodesEnable();
   }
 
-  private static DB.TreeMapMaker<byte[], byte[]> historyMaker(DB db) {
+  static DB.TreeMapMaker<byte[], byte[]> historyMaker(DB db) {
     return db.treeMap("history", KEY, KEY).maxNodeSize(NODE);
+  }
+
+  static DB.TreeMapMaker<byte[], Long> countsMaker(DB db) {
+    return db.treeMap("counts", KEY, Serializer.LONG);
   }
 
   /** Reads a snapshot's events, in order, to {@code each}. */
@@ -101,43 +113,50 @@ final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * A new index filled from a snapshot, in a file that does not exist yet. A snapshot lists
-   * tasks in key order, so the task and history maps are built bottom-up by MapDB's sink (about
-   * a third of a rebuild's work when inserted one by one, and compact where inserts leave free
-   * space); the queues and groups are then filled from the task map.
+   * A new index for a rebuild filled from a snapshot, in a file that does not exist yet; see
+   * {@link SnapshotLoad}. Apply the journal after the snapshot, then {@link #placeAll}.
    */
   static TaskIndex fromSnapshot(Path file, SnapshotSource snapshot) throws IOException {
+    return SnapshotLoad.load(file, snapshot);
+  }
+
+  /**
+   * A new, empty index for a rebuild, in a file that does not exist yet: apply the journal,
+   * then {@link #placeAll}.
+   */
+  static TaskIndex rebuilding(Path file) {
     DB db = openFile(file);
     try {
-      DB.TreeMapSink<byte[], byte[]> tasksSink = tasksMaker(db).createFromSink();
-      DB.TreeMapSink<byte[], byte[]> historySink = historyMaker(db).createFromSink();
-      List<StoreEvent> versions = new ArrayList<>();
-      snapshot.read(event -> {
-        if (event instanceof StoreEvent.Restored r) {
-          String id = r.task().id();
-          tasksSink.put(IndexKeys.id(id), StoreEventCodec.encodeTask(r.task()));
-          for (int i = 0; i < r.history().size(); i++) {
-            historySink.put(IndexKeys.history(id, i), TransitionCodec.encode(r.history().get(i)));
-          }
-        } else if (event instanceof StoreEvent.Registered) {
-          versions.add(event);
-        } else {
-          throw new IllegalArgumentException("a snapshot holds no "
-              + event.getClass().getSimpleName() + " records");
-        }
-      });
-      tasksSink.create();
-      historySink.create();
-      TaskIndex index = new TaskIndex(db, true, false);
-      versions.forEach(index::apply);
-      for (byte[] bytes : index.tasks.values()) {
-        index.place(null, decode(bytes));
-      }
-      return index;
-    } catch (IOException | RuntimeException | Error e) {
+      return rebuilding(db, false);
+    } catch (RuntimeException | Error e) {
       db.close();
       throw e;
     }
+  }
+
+  /** A rebuilding index in {@code db}, over task and history maps made already or not. */
+  static TaskIndex rebuilding(DB db, boolean mapsMade) {
+    return new TaskIndex(db, true, !mapsMade, true);
+  }
+
+  /**
+   * Ends a rebuild: builds the queues and groups from the tasks as they now stand (see {@link
+   * Placement}), with spill files next to {@code file}, the index's file.
+   */
+  void placeAll(Path file) throws IOException {
+    placeAll(file, Placement.RUN_BYTES, Placement.MEMBER_BYTES);
+  }
+
+  /** As {@link #placeAll(Path)}, with the heap budgets given. */
+  void placeAll(Path file, long runBytes, long memberBytes) throws IOException {
+    Placement.build(db, tasks.values(), file, runBytes, memberBytes);
+    openPlaces(false);
+  }
+
+  private void openPlaces(boolean create) {
+    this.queues = new TaskQueues(set(db, DUE, KEY, create), set(db, LEASES, KEY, create),
+        set(db, OTHER_LEASES, KEY, create));
+    this.groups = new TaskGroups(set(db, GROUPS, KEY, create), map(countsMaker(db), create));
   }
 
   /**
@@ -411,12 +430,14 @@ final class TaskIndex implements AutoCloseable {
     RecentTasks.Entry known = recent.get(next.id());
     recent.forget(next.id());
     byte[] old = tasks.put(IndexKeys.id(next.id()), StoreEventCodec.encodeTask(next));
-    Task previous = old == null ? null : known != null ? known.task() : decode(old);
     recent.stored(next);
     if (known != null && known.historyLength() >= 0) {
       recent.historyLength(next.id(), known.historyLength());
     }
-    place(previous, next);
+    // A rebuild places tasks at its end, so it needs no previous snapshot decoded.
+    if (queues != null) {
+      place(old == null ? null : known != null ? known.task() : decode(old), next);
+    }
   }
 
   /** Moves a task from where its previous snapshot was in the queues and groups. */

@@ -45,15 +45,25 @@ final class TaskQueues {
     this.otherLeases = otherLeases;
   }
 
-  void add(Task t) {
+  /** Where {@link #add} puts a task. */
+  enum Place { DUE, LEASES, OTHER_LEASES, NONE }
+
+  static Place placeOf(Task t) {
     boolean scheduled = t.due() != null && !t.status().isTerminal()
         && t.status() != TaskStatus.PAUSED;
-    if (scheduled && t.lease() != null) {
-      leaseFloor = lower(leaseFloor, leases, IndexKeys.slot(t.lease().until(), t.id()));
-    } else if (scheduled) {
-      dueFloor = lower(dueFloor, due, IndexKeys.slot(t.due(), t.id()));
-    } else if (t.lease() != null) {
-      otherLeases.add(IndexKeys.id(t.id()));
+    if (scheduled) {
+      return t.lease() != null ? Place.LEASES : Place.DUE;
+    }
+    return t.lease() != null ? Place.OTHER_LEASES : Place.NONE;
+  }
+
+  void add(Task t) {
+    switch (placeOf(t)) {
+      case LEASES -> leaseFloor = lower(leaseFloor, leases,
+          IndexKeys.slot(t.lease().until(), t.id()));
+      case DUE -> dueFloor = lower(dueFloor, due, IndexKeys.slot(t.due(), t.id()));
+      case OTHER_LEASES -> otherLeases.add(IndexKeys.id(t.id()));
+      case NONE -> { }
     }
   }
 
