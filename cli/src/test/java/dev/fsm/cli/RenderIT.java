@@ -181,11 +181,7 @@ class RenderIT {
   }
 
   private FsmJar.Result ok(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--store", "store"));
-    FsmJar.Result r = FsmJar.run(dir, all.toArray(String[]::new));
-    assertThat(r.exit()).as("fsm %s: %s", String.join(" ", args), r.err()).isZero();
-    return r;
+    return new StoreCommands(dir, "store").ok(args);
   }
 
   /** The text of a well-formed SVG document; parsing fails the test otherwise. */

@@ -3,7 +3,6 @@ package dev.fsm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * in its own process, other fsm commands reaching it while it runs, signals, crashes and plugins.
  */
 class RunIT {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** A program that records its pid, then runs 60 s unless the file {@code fast} exists. */
   private static final String LONG_SCRIPT = """
@@ -519,21 +516,15 @@ class RunIT {
   }
 
   private FsmJar.Result fsm(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--store", "store"));
-    return FsmJar.run(dir, all.toArray(String[]::new));
+    return new StoreCommands(dir, "store").run(args);
   }
 
   private FsmJar.Result ok(String... args) {
-    FsmJar.Result r = fsm(args);
-    assertThat(r.exit()).as("fsm %s: %s", String.join(" ", args), r.err()).isZero();
-    return r;
+    return new StoreCommands(dir, "store").ok(args);
   }
 
   private JsonNode json(String... args) throws IOException {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--output", "json"));
-    return JSON.readTree(ok(all.toArray(String[]::new)).out());
+    return new StoreCommands(dir, "store").json(args);
   }
 
   /** Where {@link #LONG_SCRIPT} writes its pid: relative to the machines folder. */

@@ -3,7 +3,6 @@ package dev.fsm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** The task verbs (start, send, signal, ls, show, history, stats, machines) on the real jar. */
 class TaskVerbsIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> TASK_KEYS = List.of("id", "machine", "version", "state",
       "status", "context", "attempt", "errors", "created", "state_entered", "last_attempt", "due",
       "lease");
@@ -50,21 +48,15 @@ class TaskVerbsIT {
   }
 
   private FsmJar.Result fsm(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--store", "store"));
-    return FsmJar.run(dir, all.toArray(String[]::new));
+    return new StoreCommands(dir, "store").run(args);
   }
 
   private FsmJar.Result ok(String... args) {
-    FsmJar.Result r = fsm(args);
-    assertThat(r.exit()).as("fsm %s: %s", String.join(" ", args), r.err()).isZero();
-    return r;
+    return new StoreCommands(dir, "store").ok(args);
   }
 
   private JsonNode json(String... args) throws IOException {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--output", "json"));
-    return JSON.readTree(ok(all.toArray(String[]::new)).out());
+    return new StoreCommands(dir, "store").json(args);
   }
 
   @Test

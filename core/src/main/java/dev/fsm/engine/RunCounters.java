@@ -4,16 +4,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** What a runner has done so far, for its live line and summary. */
 public final class RunCounters {
-  final AtomicLong claimed = new AtomicLong();
   final AtomicLong transitions = new AtomicLong();
   final AtomicLong errors = new AtomicLong();
 
-  /** Tasks claimed. */
-  public long claimed() {
-    return claimed.get();
-  }
-
-  /** Transitions recorded, wait states and signals-to-be included; errors not. */
+  /** Transitions recorded, wait states included; errors not. */
   public long transitions() {
     return transitions.get();
   }

@@ -179,12 +179,10 @@ public final class Runner implements LocalControl.Listener {
       if (options.mode() == RunnerOptions.Mode.ONCE && nothingHeld) {
         return;
       }
-      Optional<Instant> next = store.nextDue();
+      // With every worker busy a finishing one wakes the loop; the store need not be asked.
+      Optional<Instant> next = free > 0 || nothingHeld ? store.nextDue() : Optional.empty();
       if (options.mode() == RunnerOptions.Mode.UNTIL_IDLE && nothingHeld && next.isEmpty()) {
         return;
-      }
-      if (free == 0) {
-        next = Optional.empty();
       }
       Duration wait = options.maxIdleWait();
       if (next.isPresent()) {
@@ -197,7 +195,6 @@ public final class Runner implements LocalControl.Listener {
 
   private void dispatch(Task task, ExecutorService workers, ScheduledExecutorService timers,
       Completer completer) {
-    counters.claimed.incrementAndGet();
     InFlight f = new InFlight();
     inFlight.put(task.id(), f);
     busy.incrementAndGet();

@@ -43,9 +43,4 @@ public record RunnerOptions(int workers, Mode mode, Duration lease, Duration shu
   public RunnerOptions withShutdownGrace(Duration grace) {
     return new RunnerOptions(workers, mode, lease, grace, maxIdleWait, owner);
   }
-
-  /** These options with another lease. */
-  public RunnerOptions withLease(Duration newLease) {
-    return new RunnerOptions(workers, mode, newLease, shutdownGrace, maxIdleWait, owner);
-  }
 }
