@@ -109,6 +109,7 @@ class EmbeddedStoreWritePathTest {
       long before = store.journal().lastSequence();
       claimed = store.claim("r1", 40, T0, LEASE);
       assertThat(claimed).hasSize(40);
+      store.awaitDurable();
       assertThat(store.journal().lastSequence() - before).as("records").isGreaterThan(4);
       assertThat(store.list(TaskQuery.all(100))).isEqualTo(claimed);
     }
