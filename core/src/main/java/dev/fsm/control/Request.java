@@ -137,6 +137,7 @@ final class Request {
     TaskStatus status = null;
     String afterId = null;
     int limit = 0;
+    TaskQuery.Order order = TaskQuery.Order.ASCENDING;
     while (nextField(p)) {
       switch (p.currentName()) {
         case "machine" -> machine = string(p);
@@ -144,10 +145,20 @@ final class Request {
         case "status" -> status = status(p);
         case "afterId" -> afterId = string(p);
         case "limit" -> limit = p.getIntValue();
+        case "order" -> order = order(string(p));
         default -> p.skipChildren();
       }
     }
     return new TaskQuery(Optional.ofNullable(machine), Optional.ofNullable(state),
-        Optional.ofNullable(status), Optional.ofNullable(afterId), limit);
+        Optional.ofNullable(status), Optional.ofNullable(afterId), limit, order);
+  }
+
+  private static TaskQuery.Order order(String word) throws ProtocolException {
+    for (TaskQuery.Order o : TaskQuery.Order.values()) {
+      if (o.name().equalsIgnoreCase(word)) {
+        return o;
+      }
+    }
+    throw new ProtocolException("unknown order " + word);
   }
 }

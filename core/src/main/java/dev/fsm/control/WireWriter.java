@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -239,6 +240,7 @@ final class WireWriter {
     status(g, "status", q.status());
     optional(g, "afterId", q.afterId());
     g.writeNumberField("limit", q.limit());
+    g.writeStringField("order", q.order().name().toLowerCase(Locale.ROOT));
     g.writeEndObject();
   }
 }

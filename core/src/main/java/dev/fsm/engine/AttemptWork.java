@@ -97,7 +97,7 @@ final class AttemptWork {
           : Optional.of(Step.released(run.task(), started, end, by));
     }
     if (outcome instanceof ActionOutcome.Event) {
-      timeouts.succeeded(machine.name(), state.name(), Duration.between(started, end));
+      timeouts.succeeded(machine.name(), state, Duration.between(started, end));
     }
     return Step.finished(run.task(), machine, outcome, started, end, limit.text(), random, by);
   }

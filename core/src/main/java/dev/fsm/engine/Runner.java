@@ -60,7 +60,9 @@ public final class Runner implements LocalControl.Listener {
     this.options = options;
     this.clock = clock;
     this.listener = counting(listener, counters);
-    this.work = new AttemptWork(store, machines, actions, new Timeouts(), clock, options.owner());
+    // Seeded from the store, so adaptive timeouts survive a restart instead of starting over.
+    Timeouts timeouts = new Timeouts(RecentSuccesses.seed(store, this.listener));
+    this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner());
   }
 
   /** Counters for a live summary line. */

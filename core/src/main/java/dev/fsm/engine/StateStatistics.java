@@ -8,8 +8,6 @@ import dev.fsm.model.State;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
-import dev.fsm.store.TaskQuery;
-import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.time.Duration;
@@ -19,24 +17,31 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
  * {@code fsm stats}: per state, task counts by status (exact), and durations and error rates from
- * the histories of up to {@value #SAMPLED_TASKS} tasks per machine.
+ * the histories of each machine's newest {@value #SAMPLED_TASKS} tasks, so they show recent
+ * behaviour.
  */
 public final class StateStatistics {
 
   /** Histories read per machine; counts are exact whatever the number of tasks. */
   public static final int SAMPLED_TASKS = 20_000;
 
-  private static final Set<String> NOT_OUTCOMES = Set.of(Step.START, "wait", "release");
+  /** Successful durations kept per state for the percentiles. */
+  private static final int KEPT = Timeouts.WINDOW * 50;
 
   private StateStatistics() {}
 
   /** Statistics of one machine, or of every machine with tasks when {@code machine} is null. */
   public static List<StateStats> compute(Store store, MachineLibrary machines, String machine) {
+    return compute(store, machines, machine, SAMPLED_TASKS);
+  }
+
+  /** As {@link #compute(Store, MachineLibrary, String)}, from the newest {@code sampledTasks}. */
+  static List<StateStats> compute(Store store, MachineLibrary machines, String machine,
+      int sampledTasks) {
     Map<String, Map<String, Map<TaskStatus, Long>>> counts = new LinkedHashMap<>();
     for (TaskCount c : store.counts()) {
       if (machine == null || c.machine().equals(machine)) {
@@ -55,13 +60,14 @@ public final class StateStatistics {
     }
     List<StateStats> out = new ArrayList<>();
     for (String name : names) {
-      out.addAll(ofMachine(store, machines, name, counts.getOrDefault(name, Map.of())));
+      out.addAll(ofMachine(store, machines, name, counts.getOrDefault(name, Map.of()),
+          sampledTasks));
     }
     return out;
   }
 
   private static List<StateStats> ofMachine(Store store, MachineLibrary machines, String name,
-      Map<String, Map<TaskStatus, Long>> counts) {
+      Map<String, Map<TaskStatus, Long>> counts, int sampledTasks) {
     Map<String, State> states = new LinkedHashMap<>();
     List<MachineVersion> versions = store.versions(name);
     if (!versions.isEmpty()) {
@@ -76,7 +82,7 @@ public final class StateStatistics {
     Map<String, DurationSamples> samples = new LinkedHashMap<>();
     Map<String, DurationSamples> recent = new LinkedHashMap<>();
     Map<String, long[]> attemptsAndErrors = new LinkedHashMap<>();
-    sample(store, name, states, samples, recent, attemptsAndErrors);
+    sample(store, name, states, sampledTasks, samples, recent, attemptsAndErrors);
     Set<String> stateNames = new LinkedHashSet<>(states.keySet());
     stateNames.addAll(counts.keySet());
     List<StateStats> out = new ArrayList<>();
@@ -96,39 +102,36 @@ public final class StateStatistics {
   }
 
   private static void sample(Store store, String machine, Map<String, State> states,
-      Map<String, DurationSamples> samples, Map<String, DurationSamples> recent,
-      Map<String, long[]> attemptsAndErrors) {
-    Optional<String> after = Optional.empty();
-    int read = 0;
-    while (read < SAMPLED_TASKS) {
-      List<Task> page = store.list(new TaskQuery(Optional.of(machine), Optional.empty(),
-          Optional.empty(), after, Math.min(512, SAMPLED_TASKS - read)));
-      for (Task task : page) {
-        for (Transition t : store.history(task.id())) {
-          State from = states.get(t.from());
-          if (!Step.byRunner(t) || NOT_OUTCOMES.contains(t.event()) || from == null
-              || !(from.behavior() instanceof Behavior.Run)) {
-            continue;
-          }
-          long[] ae = attemptsAndErrors.computeIfAbsent(t.from(), k -> new long[2]);
-          ae[0]++;
-          boolean failed = t.event().equals(State.ERROR) || t.event().equals(State.TIMEOUT);
-          if (failed) {
-            ae[1]++;
-          } else if (!t.event().equals("sleep")) {
-            Duration took = Duration.ofMillis(t.durationMillis());
-            samples.computeIfAbsent(t.from(), k -> new DurationSamples(Timeouts.WINDOW * 50))
-                .add(took);
-            recent.computeIfAbsent(t.from(), k -> new DurationSamples(Timeouts.WINDOW))
-                .add(took);
-          }
+      int sampledTasks, Map<String, DurationSamples> samples,
+      Map<String, DurationSamples> recent, Map<String, long[]> attemptsAndErrors) {
+    Map<String, NewestDurations> successes = new LinkedHashMap<>();
+    NewestHistories.read(store, machine, sampledTasks, history -> {
+      for (Transition t : history) {
+        AttemptResult result = AttemptResult.of(t, states.get(t.from()));
+        if (result == AttemptResult.NONE) {
+          continue;
+        }
+        long[] ae = attemptsAndErrors.computeIfAbsent(t.from(), k -> new long[2]);
+        ae[0]++;
+        if (result == AttemptResult.FAILED) {
+          ae[1]++;
+        } else if (result == AttemptResult.SUCCEEDED) {
+          successes.computeIfAbsent(t.from(), k -> new NewestDurations(KEPT))
+              .add(t.time(), t.durationMillis());
         }
       }
-      read += page.size();
-      if (page.isEmpty() || page.size() < 512) {
-        return;
+      return true;
+    });
+    // Oldest first, so each DurationSamples keeps the newest it can hold.
+    successes.forEach((state, newest) -> {
+      DurationSamples all = new DurationSamples(KEPT);
+      DurationSamples window = new DurationSamples(Timeouts.WINDOW);
+      for (Duration d : newest.oldestFirst()) {
+        all.add(d);
+        window.add(d);
       }
-      after = Optional.of(page.get(page.size() - 1).id());
-    }
+      samples.put(state, all);
+      recent.put(state, window);
+    });
   }
 }

@@ -4,13 +4,16 @@ import dev.fsm.model.Durations;
 import dev.fsm.model.State;
 import dev.fsm.model.Timeout;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The timeout in force for each state: fixed, none, or adaptive ({@code pNN}): that percentile of
  * the state's last {@value #WINDOW} successful durations, kept between a floor and a ceiling, and
- * a default until {@value #MIN_SAMPLES} samples exist. Thread-safe.
+ * a default until {@value #MIN_SAMPLES} samples exist. A runner's timeouts can be seeded with the
+ * state's recent successes found in the store, so the percentile holds across restarts.
+ * Thread-safe.
  */
 public final class Timeouts {
 
@@ -33,23 +36,88 @@ public final class Timeouts {
    */
   public record Limit(Duration limit, String text) {}
 
+  /** Where adaptive states find their recent successes when a runner has seen none yet. */
+  @FunctionalInterface
+  public interface Seed {
+
+    /** Up to {@value Timeouts#WINDOW} successful durations of the state, oldest first. */
+    List<Duration> durations(String machine, State state);
+  }
+
   private record Key(String machine, String state) {}
 
-  private final Map<Key, DurationSamples> samples = new ConcurrentHashMap<>();
+  /** A state's samples, and whether they were seeded yet. */
+  private static final class Entry {
+    final DurationSamples samples = new DurationSamples(WINDOW);
+    private volatile boolean seeded;
+
+    /**
+     * Adds the seed's durations the first time; callers that arrive meanwhile wait for them
+     * rather than run on the default.
+     */
+    void seedOnce(Seed seed, String machine, State state) {
+      if (seeded) {
+        return;
+      }
+      synchronized (this) {
+        if (seeded) {
+          return;
+        }
+        // Marked even when the seed fails, so a store that cannot be read does not cost every
+        // later claim of the state another try.
+        try {
+          for (Duration d : seed.durations(machine, state)) {
+            samples.add(d);
+          }
+        } finally {
+          seeded = true;
+        }
+      }
+    }
+  }
+
+  private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+  private final Seed seed;
+
+  /** Timeouts whose adaptive states start with no samples. */
+  public Timeouts() {
+    this((machine, state) -> List.of());
+  }
+
+  /**
+   * Timeouts that seed each adaptive state from {@code seed} once, the first time its limit or a
+   * success of it reaches them, so a restarted runner need not begin again from the default.
+   */
+  public Timeouts(Seed seed) {
+    this.seed = seed;
+  }
 
   /** Records a successful attempt's duration. */
-  public void succeeded(String machine, String state, Duration duration) {
-    samplesOf(machine, state).add(duration);
+  public void succeeded(String machine, State state, Duration duration) {
+    samples(machine, state).add(duration);
   }
 
   /** The limit in force now for a state of a machine. */
   public Limit limit(String machine, State state) {
-    return limit(state.timeout(), samplesOf(machine, state.name()));
+    return limit(state.timeout(), samples(machine, state));
   }
 
-  /** The samples of a state, created empty when new. */
+  /** The samples of a state as they stand, without seeding; created empty when new. */
   public DurationSamples samplesOf(String machine, String state) {
-    return samples.computeIfAbsent(new Key(machine, state), k -> new DurationSamples(WINDOW));
+    return entry(machine, state).samples;
+  }
+
+  // Seeded before any sample of this runner is added, so the seed's older ones come first.
+  private DurationSamples samples(String machine, State state) {
+    Entry e = entry(machine, state.name());
+    if (state.timeout() instanceof Timeout.Percentile) {
+      e.seedOnce(seed, machine, state);
+    }
+    return e.samples;
+  }
+
+  private Entry entry(String machine, String state) {
+    return entries.computeIfAbsent(new Key(machine, state), k -> new Entry());
   }
 
   /** The limit a timeout setting gives with these samples. */

@@ -114,6 +114,10 @@ class ControlRoundTripTest {
     assertThat(fake.last().args()).containsExactly(query);
     assertThat(client.list(TaskQuery.all(7))).hasSize(2);
     assertThat(fake.last().args()).containsExactly(TaskQuery.all(7));
+    TaskQuery newest = new TaskQuery(Optional.of("order"), Optional.empty(), Optional.empty(),
+        Optional.of("t9"), 20, TaskQuery.Order.DESCENDING);
+    client.list(newest);
+    assertThat(fake.last().args()).containsExactly(newest);
     assertThat(client.idsStartingWith("01J", 20)).containsExactly("01J1", "01J2");
     assertThat(fake.last().args()).containsExactly("01J", 20);
     assertThat(client.counts()).isEqualTo(Samples.counts());

@@ -232,6 +232,30 @@ class RunnerTest {
   }
 
   @Test
+  void aRestartedRunnersAdaptiveTimeoutStartsFromTheDurationsInTheStore() throws Exception {
+    Runner runner = runner(RunnerOptions.Mode.UNTIL_IDLE, 1);
+    PastRuns past = new PastRuns(store);
+    for (int i = 0; i < Timeouts.MIN_SAMPLES; i++) {
+      past.task("past-" + i, "slowpay", "done");
+      past.ran("past-" + i, "pay", "ok", "done", i, 100);
+    }
+    // Without the seed the limit would be the 5-minute default, and the 30 s sleep would end.
+    Task t = start("""
+        machine: slowpay
+        states:
+          pay: {run: builtin:sleep 30s, on: {ok: done, timeout: late}}
+          done: {final: completed}
+          late: {final: failed}
+        """, 1).get(0);
+    runner.run();
+    assertThat(store.get(t.id()).orElseThrow().state()).isEqualTo("late");
+    assertThat(store.history(t.id())).singleElement().satisfies(e -> {
+      assertThat(e.event()).isEqualTo("timeout");
+      assertThat(e.reason()).isEqualTo("timed out after p95 = 1s (20 samples)");
+    });
+  }
+
+  @Test
   void onceRunsOnePassOverWhatIsDueNow() throws Exception {
     Runner runner = runner(RunnerOptions.Mode.ONCE, 2);
     List<Task> tasks = start("""

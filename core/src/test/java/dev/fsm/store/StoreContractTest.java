@@ -31,6 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -563,6 +564,72 @@ public abstract class StoreContractTest {
 
 
   @Test
+  void listPagesInDescendingIdOrderBeforeAnId() {
+    assertThat(ids(descending(null, null, null, null, 10))).as("no tasks yet").isEmpty();
+    List<Task> all = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      all.add(task(String.format("p-%02d", i), i % 3 == 0 ? "refund" : "order",
+          i % 2 == 0 ? "ship" : "pack", i % 4 == 0 ? TaskStatus.PAUSED : TaskStatus.RUNNABLE,
+          i % 4 == 0 ? null : T0));
+    }
+    List<Task> shuffled = new ArrayList<>(all);
+    Collections.shuffle(shuffled, new Random(11));
+    store.create(shuffled);
+    reopen();
+
+    List<List<String>> pages = pagesOf(null, null, null, 10);
+    assertThat(pages).extracting(List::size).containsExactly(10, 10, 5);
+    assertThat(pages.stream().flatMap(List::stream)).containsExactlyElementsOf(
+        newestFirst(all, t -> true));
+    assertThat(store.list(descending(null, null, null, null, 3)))
+        .containsExactly(all.get(24), all.get(23), all.get(22));
+
+    // Filters spread over several groups, paged through them all.
+    assertThat(pagesOf("order", null, null, 4).stream().flatMap(List::stream))
+        .containsExactlyElementsOf(newestFirst(all, t -> t.machine().equals("order")));
+    assertThat(pagesOf(null, "ship", null, 3).stream().flatMap(List::stream))
+        .containsExactlyElementsOf(newestFirst(all, t -> t.state().equals("ship")));
+    assertThat(pagesOf(null, null, TaskStatus.PAUSED, 2).stream().flatMap(List::stream))
+        .containsExactlyElementsOf(newestFirst(all, t -> t.status() == TaskStatus.PAUSED));
+    List<List<String>> packing = pagesOf("order", "pack", TaskStatus.RUNNABLE, 2);
+    assertThat(packing).hasSize(4);
+    assertThat(packing.stream().flatMap(List::stream)).containsExactlyElementsOf(newestFirst(all,
+        t -> t.machine().equals("order") && t.state().equals("pack")
+            && t.status() == TaskStatus.RUNNABLE));
+    assertThat(ids(descending("nope", null, null, null, 10))).isEmpty();
+    assertThat(ids(descending("order", null, TaskStatus.KILLED, null, 10))).isEmpty();
+
+    // afterId need not be a task's id: the page starts below it in id order.
+    assertThat(ids(descending(null, null, null, "p-105", 3)))
+        .containsExactly("p-10", "p-09", "p-08");
+    assertThat(ids(descending("refund", null, null, "p-105", 2))).containsExactly("p-09", "p-06");
+    assertThat(ids(descending(null, null, null, "q", 2))).containsExactly("p-24", "p-23");
+    assertThat(ids(descending(null, null, null, "p-00", 10))).isEmpty();
+    assertThat(ids(descending("order", "ship", null, "p-02", 10))).isEmpty();
+  }
+
+  /** Every page of a descending listing with these filters, each starting below the last. */
+  private List<List<String>> pagesOf(String machine, String state, TaskStatus status, int size) {
+    List<List<String>> pages = new ArrayList<>();
+    String after = null;
+    while (true) {
+      List<String> got = ids(descending(machine, state, status, after, size));
+      if (got.isEmpty()) {
+        return pages;
+      }
+      assertThat(got.size()).isLessThanOrEqualTo(size);
+      pages.add(got);
+      after = got.get(got.size() - 1);
+    }
+  }
+
+  private static List<String> newestFirst(List<Task> tasks, Predicate<Task> filter) {
+    List<String> ids = new ArrayList<>(tasks.stream().filter(filter).map(Task::id).toList());
+    Collections.reverse(ids);
+    return ids;
+  }
+
+  @Test
   void idsStartingWithAPrefixComeInOrderUpToTheLimit() {
     List<Task> batch = new ArrayList<>();
     for (int i = 12; i >= 1; i--) {
@@ -791,6 +858,13 @@ public abstract class StoreContractTest {
       int limit) {
     return new TaskQuery(Optional.ofNullable(machine), Optional.ofNullable(state),
         Optional.ofNullable(status), Optional.ofNullable(afterId), limit);
+  }
+
+  private static TaskQuery descending(String machine, String state, TaskStatus status,
+      String afterId, int limit) {
+    return new TaskQuery(Optional.ofNullable(machine), Optional.ofNullable(state),
+        Optional.ofNullable(status), Optional.ofNullable(afterId), limit,
+        TaskQuery.Order.DESCENDING);
   }
 
   // Leases need not survive a reopen: an embedded store reopened by a new runner hands leased

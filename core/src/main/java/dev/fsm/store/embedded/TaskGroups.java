@@ -93,7 +93,7 @@ final class TaskGroups {
 
   /**
    * A page of ids of tasks matching the query's machine, state and status filters: at most
-   * {@code limit}, in id order, after {@code afterId}.
+   * {@code limit}, in the query's id order, after {@code afterId} in that order.
    */
   List<String> ids(TaskQuery query) {
     List<byte[]> ids = new ArrayList<>();
@@ -104,10 +104,8 @@ final class TaskGroups {
         continue;
       }
       byte[] key = IndexKeys.group(g.machine(), g.state(), g.status());
-      byte[] from = query.afterId().map(a -> IndexKeys.concat(key, IndexKeys.id(a))).orElse(key);
       int taken = 0;
-      for (byte[] m : members.subSet(from, query.afterId().isEmpty(), IndexKeys.after(key),
-          false)) {
+      for (byte[] m : members(key, query)) {
         ids.add(Arrays.copyOfRange(m, key.length, m.length));
         if (++taken == query.limit()) {
           break;
@@ -115,12 +113,29 @@ final class TaskGroups {
       }
     }
     // UTF-8 bytes compared unsigned: the order of the task map's keys, code point order.
-    ids.sort(Arrays::compareUnsigned);
+    Comparator<byte[]> byId = Arrays::compareUnsigned;
+    ids.sort(query.descending() ? byId.reversed() : byId);
     List<String> page = new ArrayList<>(Math.min(ids.size(), query.limit()));
     for (int i = 0; i < ids.size() && i < query.limit(); i++) {
       page.add(IndexKeys.idAt(ids.get(i), 0));
     }
     return page;
+  }
+
+  /**
+   * The members of the group with this key that come after the query's {@code afterId}, in the
+   * query's order. The group key itself is never a member (members are longer), so including it
+   * as a bound takes in exactly the group.
+   */
+  private NavigableSet<byte[]> members(byte[] key, TaskQuery query) {
+    byte[] end = IndexKeys.after(key);
+    if (query.afterId().isEmpty()) {
+      NavigableSet<byte[]> group = members.subSet(key, true, end, false);
+      return query.descending() ? group.descendingSet() : group;
+    }
+    byte[] at = IndexKeys.concat(key, IndexKeys.id(query.afterId().get()));
+    return query.descending() ? members.subSet(key, true, at, false).descendingSet()
+        : members.subSet(at, false, end, false);
   }
 
   private void count(Task t, long delta) {

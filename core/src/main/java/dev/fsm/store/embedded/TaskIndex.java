@@ -12,8 +12,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -317,7 +318,7 @@ final class TaskIndex implements AutoCloseable {
     return held.size();
   }
 
-  /** A page of tasks matching the query, in id order. */
+  /** A page of tasks matching the query, in the query's id order. */
   List<Task> list(TaskQuery query) {
     List<Task> page = new ArrayList<>();
     if (query.machine().isPresent() || query.state().isPresent() || query.status().isPresent()) {
@@ -326,8 +327,10 @@ final class TaskIndex implements AutoCloseable {
       }
       return page;
     }
-    Iterable<byte[]> after = query.afterId().isPresent()
-        ? tasks.tailMap(IndexKeys.id(query.afterId().get()), false).values() : tasks.values();
+    NavigableMap<byte[], byte[]> range = query.afterId().isEmpty() ? tasks
+        : query.descending() ? tasks.headMap(IndexKeys.id(query.afterId().get()), false)
+        : tasks.tailMap(IndexKeys.id(query.afterId().get()), false);
+    Iterable<byte[]> after = query.descending() ? range.descendingMap().values() : range.values();
     for (byte[] bytes : after) {
       page.add(decode(bytes));
       if (page.size() == query.limit()) {

@@ -23,6 +23,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
@@ -197,8 +198,11 @@ public final class InMemoryStore implements Store {
   public List<Task> list(TaskQuery query) {
     synchronized (lock) {
       ensureOpen();
-      Collection<Task> after = query.afterId().isPresent()
-          ? tasks.tailMap(query.afterId().get(), false).values() : tasks.values();
+      NavigableMap<String, Task> range = query.afterId().isEmpty() ? tasks
+          : query.descending() ? tasks.headMap(query.afterId().get(), false)
+          : tasks.tailMap(query.afterId().get(), false);
+      Collection<Task> after =
+          query.descending() ? range.descendingMap().values() : range.values();
       List<Task> page = new ArrayList<>();
       for (Task t : after) {
         if (query.machine().map(t.machine()::equals).orElse(true)

@@ -23,8 +23,8 @@ import picocli.CommandLine.Spec;
     name = "stats",
     mixinStandardHelpOptions = true,
     header = "Per state: tasks by status, p50/p95/p99 durations, error rate, timeout.",
-    description = "Durations and error rates come from the histories of successful attempts"
-        + " (sampled on large stores); counts are exact.")
+    description = "Durations and error rates come from the histories of each machine's newest"
+        + " 20,000 tasks, so they show recent behaviour; counts are exact.")
 public final class Stats implements Callable<Integer> {
 
   @Parameters(arity = "0..1", paramLabel = "MACHINE",
