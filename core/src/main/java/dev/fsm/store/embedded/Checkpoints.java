@@ -64,6 +64,17 @@ final class Checkpoints {
     }
   }
 
+  /** Waits until no background checkpoint is running. */
+  void awaitBackground() throws InterruptedException {
+    Thread running;
+    synchronized (this) {
+      running = background;
+    }
+    if (running != null) {
+      running.join();
+    }
+  }
+
   /** Abandons a running checkpoint and waits for its thread; no new one starts. */
   void close() {
     Thread running;

@@ -114,6 +114,14 @@ public final class EmbeddedStore implements Store {
     }
   }
 
+  /**
+   * Waits until a checkpoint running in the background, if any, has ended: for a benchmark that
+   * measures a steady load after a heavy one, whose checkpoint is not the steady load's work.
+   */
+  public void awaitBackgroundCheckpoint() throws InterruptedException {
+    checkpoints.awaitBackground();
+  }
+
   /** What opening found and did: whether the index was used as is or rebuilt, and why. */
   public OpenReport openReport() {
     return openReport;
