@@ -266,6 +266,22 @@ public abstract class StoreContractTest {
 
 
   @Test
+  void anEndedLeaseNobodyClaimedIsStillItsOwnersToRenew() {
+    store.create(List.of(runnable("t1", T0)));
+    assertThat(store.claim("r1", 1, T0, LEASE)).hasSize(1);
+    Instant end = T0.plus(LEASE);
+    assertThat(store.claim("r2", 0, end.plusSeconds(1), LEASE)).as("a claim of none").isEmpty();
+    assertThat(store.nextDue()).as("claimable again, at its due time").contains(T0);
+
+    Instant until = end.plusSeconds(60);
+    assertThat(store.renew("r1", List.of("t1"), until)).isEmpty();
+    assertThat(store.get("t1").orElseThrow().lease()).isEqualTo(new Lease("r1", until));
+    assertThat(store.nextDue()).as("held again until the renewed end").contains(until);
+    assertThat(store.claim("r2", 10, until.minusMillis(1), LEASE)).isEmpty();
+    assertThat(store.claim("r2", 10, until, LEASE)).extracting(Task::id).containsExactly("t1");
+  }
+
+  @Test
   void recordUnderAHeldLeaseStoresTheSnapshotAndItsHistoryEntry() {
     store.create(List.of(runnable("t1", T0)));
     Task claimed = store.claim("r1", 1, T0, LEASE).get(0);

@@ -17,8 +17,9 @@ import org.mapdb.DB;
 /**
  * Opens an embedded store's index: the one left at a clean close when its marker names the
  * journal's last record and it opens and passes a cheap check in time, otherwise a new one
- * rebuilt by replaying the whole journal. Either way every lease is then dropped: a store opened
- * by a new owner hands the tasks the last one held back at once (SPEC section 4).
+ * rebuilt by replaying the whole journal. Either way no task is leased: leases live on the heap
+ * and end with their process, so a store opened by a new owner hands the tasks the last one held
+ * back at once (SPEC section 4).
  */
 final class IndexOpening {
 
@@ -85,12 +86,11 @@ final class IndexOpening {
     }
     try {
       index.markInUse();
-      int dropped = index.dropLeases();
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       Optional<String> cut = journal.recovery().clean()
           ? Optional.empty() : Optional.of(journal.recovery().summary());
-      return new Opened(index, new OpenReport(rebuilt, why, replayed, fromSnapshot, dropped,
-          millis, cut));
+      return new Opened(index, new OpenReport(rebuilt, why, replayed, fromSnapshot, millis,
+          cut));
     } catch (RuntimeException | Error e) {
       index.close();
       throw e;
@@ -102,8 +102,7 @@ final class IndexOpening {
 
   /**
    * Builds a new index in {@code file} (which must not exist) from the last checkpoint's
-   * snapshot, when there is one, and the journal after it, as a rebuild at open does (leases are
-   * left as the records have them).
+   * snapshot, when there is one, and the journal after it, as a rebuild at open does.
    */
   static Rebuilt rebuild(Path folder, Journal journal, Path file, RebuildProgress progress)
       throws IOException {

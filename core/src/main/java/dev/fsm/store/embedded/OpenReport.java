@@ -12,13 +12,11 @@ import java.util.Optional;
  * @param recordsReplayed snapshot and journal records applied to rebuild the index; 0 when it
  *     was not
  * @param fromSnapshot true when the rebuild started from the last checkpoint's snapshot
- * @param leasesDropped leases held under the previous owner, dropped so that their tasks can be
- *     claimed at once (SPEC section 4)
  * @param millis how long opening the index took
  * @param journalRecovery what opening the journal repaired, when it cut a torn or damaged tail
  */
 public record OpenReport(boolean rebuilt, String why, long recordsReplayed,
-    boolean fromSnapshot, int leasesDropped, long millis, Optional<String> journalRecovery) {
+    boolean fromSnapshot, long millis, Optional<String> journalRecovery) {
 
   /** One line for the user, e.g. for {@code fsm run} to print at start. */
   public String summary() {
@@ -29,10 +27,6 @@ public record OpenReport(boolean rebuilt, String why, long recordsReplayed,
           recordsReplayed, recordsReplayed == 1 ? "" : "s", millis));
     } else {
       line.append(String.format(Locale.ROOT, "%s (%d ms)", why, millis));
-    }
-    if (leasesDropped > 0) {
-      line.append(String.format(Locale.ROOT, "; %d lease%s of the previous owner dropped",
-          leasesDropped, leasesDropped == 1 ? "" : "s"));
     }
     journalRecovery.ifPresent(j -> line.append("; ").append(j));
     return line.toString();

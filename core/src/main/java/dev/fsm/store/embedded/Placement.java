@@ -9,10 +9,10 @@ import org.mapdb.DB;
 /**
  * Builds the index's queues and groups bottom-up with MapDB's sinks from its tasks as they stand
  * at the end of a rebuild: where each task sits depends only on its last snapshot, so a rebuild
- * need not move tasks between queues and groups record by record. The tasks come in id order,
- * so the set of other leases takes them as they come, the group members need only gathering per
- * group ({@link MemberSpill}), and the two time queues a sort in bounded runs ({@link
- * KeySorter}). Spill files sit next to the index and are deleted when done.
+ * need not move tasks between queues and groups record by record. No task is leased after a
+ * rebuild, so every scheduled task goes in the due queue. The tasks come in id order, so the
+ * group members need only gathering per group ({@link MemberSpill}), and the due queue a sort in
+ * bounded runs ({@link KeySorter}). Spill files sit next to the index and are deleted when done.
  */
 final class Placement {
 
@@ -26,26 +26,19 @@ final class Placement {
 
   private Placement() {}
 
-  /** Creates the queue sets, the group set and the group counts from {@code tasks}. */
+  /** Creates the due queue, the group set and the group counts from {@code tasks}. */
   static void build(DB db, Iterable<byte[]> tasks, Path file, long runBytes, long memberBytes)
       throws IOException {
     try (KeySorter due = new KeySorter(spill(file, "due"), runBytes);
-        KeySorter leases = new KeySorter(spill(file, "leases"), runBytes);
         MemberSpill members = new MemberSpill(spill(file, "groups"), memberBytes)) {
-      SetSink otherLeases = new SetSink(db, TaskIndex.OTHER_LEASES, TaskIndex.NODE);
       for (byte[] bytes : tasks) {
         Task t = TaskIndex.decode(bytes);
-        switch (TaskQueues.placeOf(t)) {
-          case DUE -> due.add(IndexKeys.slot(t.due(), t.id()));
-          case LEASES -> leases.add(IndexKeys.slot(t.lease().until(), t.id()));
-          case OTHER_LEASES -> otherLeases.put(IndexKeys.id(t.id()));
-          case NONE -> { }
+        if (TaskQueues.scheduled(t)) {
+          due.add(IndexKeys.slot(t.due(), t.id()));
         }
         members.add(t);
       }
-      otherLeases.create();
       sort(db, TaskIndex.DUE, due);
-      sort(db, TaskIndex.LEASES, leases);
       SetSink groups = new SetSink(db, TaskIndex.GROUPS, TaskIndex.NODE);
       BTreeMap<byte[], Long> counts = TaskIndex.countsMaker(db).create();
       members.drain(counts::put, groups::put);

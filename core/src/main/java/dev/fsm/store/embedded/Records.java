@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Turns changes into journal records. A change must fit one record, so that a crash keeps all of
- * it or none; only leases, which a reopened store drops anyway, are split across records.
+ * it or none. Records hold tasks without their leases, which live on the heap ({@link Leases});
+ * the events given with them keep the leases, for the live index to note.
  */
 final class Records {
 
@@ -27,7 +28,7 @@ final class Records {
 
   Encoded created(List<Task> tasks) {
     StoreEvent event = new StoreEvent.Created(tasks);
-    byte[] record = StoreEventCodec.encode(event);
+    byte[] record = StoreEventCodec.encode(new StoreEvent.Created(withoutLeases(tasks)));
     if (record.length > limit) {
       throw tooLarge("cannot create these " + tasks.size() + " tasks at once", record.length,
           tasks.size() == 1 ? "keep its context under 1 MiB" : "create them in smaller batches");
@@ -37,7 +38,9 @@ final class Records {
 
   Encoded changed(Change change, int historyIndex) {
     StoreEvent event = new StoreEvent.Changed(change.next(), change.entry(), historyIndex);
-    byte[] record = StoreEventCodec.encode(event);
+    byte[] record = change.next().lease() == null ? StoreEventCodec.encode(event)
+        : StoreEventCodec.encode(new StoreEvent.Changed(TaskIndex.withoutLease(change.next()),
+            change.entry(), historyIndex));
     if (record.length > limit) {
       throw tooLarge("cannot record this change of task `" + change.next().id() + "`",
           record.length, "keep the task's context under 1 MiB");
@@ -55,26 +58,17 @@ final class Records {
     return new Encoded(List.of(event), List.of(record));
   }
 
-  Encoded leased(List<Task> tasks) {
-    Encoded all = new Encoded(new ArrayList<>(), new ArrayList<>());
-    split(tasks, all);
-    return all;
-  }
-
-  private void split(List<Task> tasks, Encoded into) {
-    StoreEvent event = new StoreEvent.Leased(tasks);
-    byte[] record = StoreEventCodec.encode(event);
-    if (record.length <= limit) {
-      into.events().add(event);
-      into.records().add(record);
-    } else if (tasks.size() == 1) {
-      throw tooLarge("cannot lease task `" + tasks.get(0).id() + "`", record.length,
-          "keep the task's context under 1 MiB");
-    } else {
-      int half = tasks.size() / 2;
-      split(tasks.subList(0, half), into);
-      split(tasks.subList(half, tasks.size()), into);
+  private static List<Task> withoutLeases(List<Task> tasks) {
+    List<Task> bare = tasks;
+    for (int i = 0; i < tasks.size(); i++) {
+      if (tasks.get(i).lease() != null) {
+        if (bare == tasks) {
+          bare = new ArrayList<>(tasks);
+        }
+        bare.set(i, TaskIndex.withoutLease(tasks.get(i)));
+      }
     }
+    return bare;
   }
 
   private FsmException tooLarge(String what, int bytes, String advice) {

@@ -25,7 +25,7 @@ final class SnapshotLoad {
       snapshot.read(event -> {
         if (event instanceof StoreEvent.Restored r) {
           String id = r.task().id();
-          tasksSink.put(IndexKeys.id(id), StoreEventCodec.encodeTask(r.task()));
+          tasksSink.put(IndexKeys.id(id), StoreEventCodec.encodeTask(TaskIndex.withoutLease(r.task())));
           for (int i = 0; i < r.history().size(); i++) {
             historySink.put(IndexKeys.history(id, i), TransitionCodec.encode(r.history().get(i)));
           }

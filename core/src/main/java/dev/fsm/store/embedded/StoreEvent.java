@@ -25,7 +25,10 @@ public sealed interface StoreEvent {
    */
   record Changed(Task task, Transition entry, int historyIndex) implements StoreEvent {}
 
-  /** Tasks were leased to a runner (claims and renewals), without history. */
+  /**
+   * Tasks were leased to a runner: written by stores of earlier versions, read from their
+   * journals and ignored, since leases now live on the heap ({@link Leases}).
+   */
   record Leased(List<Task> tasks) implements StoreEvent {
     public Leased {
       tasks = List.copyOf(tasks);

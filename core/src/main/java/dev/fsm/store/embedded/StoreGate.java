@@ -31,10 +31,8 @@ final class StoreGate {
   private final Journal journal;
   private final TaskIndex index;
   private final Object lock = new Object();
-  /** The newest append, lazy or not. */
+  /** The newest append: what a later result may rest on. */
   private CompletableFuture<Long> lastAppend = CompletableFuture.completedFuture(0L);
-  /** The newest append that its caller waited for: what a later result may rest on. */
-  private CompletableFuture<Long> lastAwaited = lastAppend;
   private boolean closed;
   private FsmException broken;
 
@@ -67,21 +65,6 @@ final class StoreGate {
   <T> Pending<T> commit(T result, Records.Encoded encoded) {
     CompletableFuture<Long> durable = encoded.records().size() == 1
         ? journal.append(encoded.records().get(0)) : journal.appendAll(encoded.records());
-    lastAwaited = durable;
-    return apply(result, encoded, durable);
-  }
-
-  /**
-   * Under the lock: as {@link #commit}, for a change that may be lost in a crash (a lease): its
-   * records go to disk with the next change that is waited for, not by a force of their own.
-   * Nothing is returned to wait for.
-   */
-  <T> T commitLazily(T result, Records.Encoded encoded) {
-    return apply(result, encoded, journal.appendAllLazily(encoded.records())).result();
-  }
-
-  private <T> Pending<T> apply(T result, Records.Encoded encoded,
-      CompletableFuture<Long> durable) {
     lastAppend = durable;
     try {
       for (StoreEvent e : encoded.events()) {
@@ -100,14 +83,9 @@ final class StoreGate {
 
   /**
    * Under the lock: a result that changes nothing but may rest on a change still on its way to
-   * disk, so it waits for the newest one that was waited for (a lazy lease is nothing to rest on).
+   * disk, so it waits for the newest one.
    */
   <T> Pending<T> afterLastChange(T result) {
-    return new Pending<>(result, lastAwaited);
-  }
-
-  /** Under the lock: waiting for this waits for every change appended so far, lazy ones too. */
-  <T> Pending<T> afterEveryChange(T result) {
     return new Pending<>(result, lastAppend);
   }
 

@@ -28,17 +28,17 @@ import org.mapdb.serializer.SerializerArrayTuple;
 
 /**
  * The embedded store's index in MapDB (no transactions, explicit serializers, values in fsm's own
- * encoding): current tasks, the due and lease queues, tasks by group, counts, history and machine
- * versions. Everything in it can be rebuilt by applying the journal's events in order, and the
- * live store changes tasks only through {@link #apply}, so a rebuild ends where the live index
- * did: the two other changes, expired leases moving between queues and every lease dropped at
- * open, come out the same once a rebuild has dropped its leases too. Not thread-safe: the store's
- * lock guards it.
+ * encoding): current tasks, the due queue, tasks by group, counts, history and machine versions;
+ * and, on the heap, the leases this process's runners hold ({@link Leases}), which keep their
+ * tasks out of the due queue. Everything in MapDB can be rebuilt by applying the journal's events
+ * in order, and the live store changes tasks only through {@link #apply}, so a rebuild ends where
+ * the live index did once every lease is gone, as it is at every open. Not thread-safe: the
+ * store's lock guards it.
  */
 final class TaskIndex implements AutoCloseable {
 
   /** Bumped when the index's layout changes; an index of another format is rebuilt. */
-  static final long FORMAT = 3;
+  static final long FORMAT = 4;
 
   private static final String FORMAT_KEY = "format";
   private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
@@ -53,8 +53,6 @@ final class TaskIndex implements AutoCloseable {
   static final int NODE = 64;
 
   static final String DUE = "due";
-  static final String LEASES = "leases";
-  static final String OTHER_LEASES = "otherLeases";
   static final String GROUPS = "groups";
   private static final GroupSerializer<byte[]> KEY = KeySerializer.INSTANCE;
 
@@ -69,6 +67,7 @@ final class TaskIndex implements AutoCloseable {
 
   /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
   private final RecentTasks recent = new RecentTasks(8192);
+  private final Leases leases = new Leases();
 
   private TaskIndex(DB db, boolean create) {
     this(db, create, create, false);
@@ -155,8 +154,7 @@ final class TaskIndex implements AutoCloseable {
   }
 
   private void openPlaces(boolean create) {
-    this.queues = new TaskQueues(set(db, DUE, KEY, create), set(db, LEASES, KEY, create),
-        set(db, OTHER_LEASES, KEY, create));
+    this.queues = new TaskQueues(set(db, DUE, KEY, create));
     this.groups = new TaskGroups(set(db, GROUPS, KEY, create), map(countsMaker(db), create));
   }
 
@@ -230,7 +228,9 @@ final class TaskIndex implements AutoCloseable {
   /**
    * Applies one journal or snapshot event, live or during a rebuild. Applying an event again
    * changes nothing more, so a rebuild may replay the journal over a checkpoint that already
-   * holds some of its events.
+   * holds some of its events. Live, the leases its tasks carry are noted on the heap; a rebuild
+   * ignores them (the journal holds none since leases left it, and older ones ended with their
+   * process).
    */
   void apply(StoreEvent event) {
     if (event instanceof StoreEvent.Created c) {
@@ -248,21 +248,24 @@ final class TaskIndex implements AutoCloseable {
       }
     } else if (event instanceof StoreEvent.Restored r) {
       String id = r.task().id();
-      replace(r.task());
+      // A snapshot's tasks are leased by nobody: snapshots older than that may carry leases.
+      replace(withoutLease(r.task()));
       for (int i = 0; i < r.history().size(); i++) {
         history.put(id, i, r.history().get(i));
       }
       recent.forget(id);
-    } else if (event instanceof StoreEvent.Leased l) {
-      for (Task t : l.tasks()) {
-        replace(t);
-      }
     } else if (event instanceof StoreEvent.Registered r) {
       versions.put(r);
     }
   }
 
+  /** The task with its lease, if it has one; null when there is no such task. */
   Task get(String id) {
+    return leases.attach(stored(id));
+  }
+
+  /** The task as the index stores it, without a lease. */
+  private Task stored(String id) {
     RecentTasks.Entry known = recent.get(id);
     if (known != null) {
       return known.task();
@@ -281,11 +284,16 @@ final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * Up to {@code max} tasks claimable at {@code now}, oldest due first. Leases that ended by
-   * {@code now} first go back to the due queue, where they keep their place by due time.
+   * Up to {@code max} tasks claimable at {@code now}, oldest due first. Tasks whose leases ended
+   * by {@code now} first go back to the due queue, where they keep their place by due time.
    */
   List<Task> claimable(int max, Instant now) {
-    queues.expire(now, this::get);
+    for (String id : leases.endedBy(now)) {
+      Task t = stored(id);
+      if (TaskQueues.scheduled(t)) {
+        queues.add(t);
+      }
+    }
     List<Task> found = new ArrayList<>();
     if (max <= 0) {
       return found;
@@ -303,19 +311,25 @@ final class TaskIndex implements AutoCloseable {
     return found;
   }
 
-  /** See {@link dev.fsm.store.Store#nextDue}. */
-  Optional<Instant> nextDue() {
-    return Optional.ofNullable(queues.next());
+  /**
+   * Gives the task this lease, a claim's or a renewal's, and holds it out of the due queue until
+   * the lease ends; gives the task with its lease.
+   */
+  Task lease(Task t, Lease lease) {
+    Task stored = stored(t.id());
+    if (!leases.heldOut(t.id()) && TaskQueues.scheduled(stored)) {
+      queues.remove(stored);
+    }
+    leases.set(t.id(), lease);
+    return withLease(stored, lease);
   }
 
-  /** Drops every lease, so that a new owner can claim at once what the last one held. */
-  int dropLeases() {
-    List<String> held = queues.leased();
-    for (String id : held) {
-      Task t = get(id);
-      replace(withLease(t, null));
-    }
-    return held.size();
+  /** See {@link dev.fsm.store.Store#nextDue}. */
+  Optional<Instant> nextDue() {
+    Instant due = queues.next();
+    Instant leaseEnd = leases.nextEnd();
+    return Optional.ofNullable(due == null || (leaseEnd != null && leaseEnd.isBefore(due))
+        ? leaseEnd : due);
   }
 
   /** A page of tasks matching the query, in the query's id order. */
@@ -332,7 +346,7 @@ final class TaskIndex implements AutoCloseable {
         : tasks.tailMap(IndexKeys.id(query.afterId().get()), false);
     Iterable<byte[]> after = query.descending() ? range.descendingMap().values() : range.values();
     for (byte[] bytes : after) {
-      page.add(decode(bytes));
+      page.add(leases.attach(decode(bytes)));
       if (page.size() == query.limit()) {
         break;
       }
@@ -395,8 +409,17 @@ final class TaskIndex implements AutoCloseable {
     return found;
   }
 
-  /** Notes the journal record this index reflects; done just before a clean close. */
+  /**
+   * Notes the journal record this index reflects; done just before a clean close. Every lease
+   * ends first, so the tasks they held are back in the due queue, as a rebuild would have them.
+   */
   void markClosedAt(long journalSequence) {
+    for (String id : leases.endAll()) {
+      Task t = stored(id);
+      if (TaskQueues.scheduled(t)) {
+        queues.add(t);
+      }
+    }
     groups.save();
     meta.put(CLOSED_AT_KEY, journalSequence);
   }
@@ -411,9 +434,10 @@ final class TaskIndex implements AutoCloseable {
     db.close();
   }
 
+  /** A task from the index, without a lease (an index built before leases left it has some). */
   static Task decode(byte[] bytes) {
     try {
-      return StoreEventCodec.decodeTask(bytes);
+      return withoutLease(StoreEventCodec.decodeTask(bytes));
     } catch (IllegalArgumentException e) {
       throw new DBException.DataCorruption("a task record in the index is damaged: "
           + e.getMessage());
@@ -425,30 +449,47 @@ final class TaskIndex implements AutoCloseable {
         t.attempt(), t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(), lease);
   }
 
+  /** The task without a lease, as the journal and the index keep it. */
+  static Task withoutLease(Task t) {
+    return t.lease() == null ? t : withLease(t, null);
+  }
+
   /**
    * Stores a task's next snapshot and moves it in the queues and groups; the same B-tree visit
    * that stores it gives what it replaces.
    */
   private void replace(Task next) {
-    RecentTasks.Entry known = recent.get(next.id());
-    recent.forget(next.id());
-    byte[] old = tasks.put(IndexKeys.id(next.id()), StoreEventCodec.encodeTask(next));
-    recent.stored(next);
+    String id = next.id();
+    // A rebuild places tasks at its end, so it needs neither leases nor the previous snapshot.
+    boolean live = queues != null;
+    boolean wasOut = live && leases.heldOut(id);
+    boolean isOut = live && leases.set(id, next.lease());
+    Task stored = withoutLease(next);
+    RecentTasks.Entry known = recent.get(id);
+    recent.forget(id);
+    byte[] old = tasks.put(IndexKeys.id(id), StoreEventCodec.encodeTask(stored));
+    recent.stored(stored);
     if (known != null && known.historyLength() >= 0) {
-      recent.historyLength(next.id(), known.historyLength());
+      recent.historyLength(id, known.historyLength());
     }
-    // A rebuild places tasks at its end, so it needs no previous snapshot decoded.
-    if (queues != null) {
-      place(old == null ? null : known != null ? known.task() : decode(old), next);
+    if (live) {
+      place(old == null ? null : known != null ? known.task() : decode(old), wasOut, stored,
+          isOut);
     }
   }
 
-  /** Moves a task from where its previous snapshot was in the queues and groups. */
-  private void place(Task previous, Task next) {
-    if (previous == null || !TaskQueues.samePlace(previous, next)) {
-      if (previous != null) {
-        queues.remove(previous);
-      }
+  /**
+   * Moves a task from where its previous snapshot was in the due queue (unless a lease held it
+   * out) and the groups to where the next one goes.
+   */
+  private void place(Task previous, boolean wasOut, Task next, boolean isOut) {
+    boolean wasQueued = previous != null && !wasOut && TaskQueues.scheduled(previous);
+    boolean isQueued = !isOut && TaskQueues.scheduled(next);
+    boolean sameSlot = wasQueued && isQueued && previous.due().equals(next.due());
+    if (wasQueued && !sameSlot) {
+      queues.remove(previous);
+    }
+    if (isQueued && !sameSlot) {
       queues.add(next);
     }
     groups.move(previous, next);

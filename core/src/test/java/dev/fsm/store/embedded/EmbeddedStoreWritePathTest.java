@@ -96,28 +96,37 @@ class EmbeddedStoreWritePathTest {
   }
 
   @Test
-  void aClaimTooLargeForOneRecordIsSplitAcrossRecords() throws Exception {
+  void leasesLiveOnTheHeapAndNeverReachTheDisk() throws Exception {
     List<Task> big = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       big.add(withContext(Workload.task(String.format("b-%02d", i)), 1000));
     }
-    List<Task> claimed;
     try (EmbeddedStore store = EmbeddedStore.open(dir, SMALL_RECORDS)) {
       for (int i = 0; i < 40; i += 5) {
         store.create(big.subList(i, i + 5));
       }
       long before = store.journal().lastSequence();
-      claimed = store.claim("r1", 40, T0, LEASE);
-      assertThat(claimed).hasSize(40);
+      List<Task> claimed = store.claim("r1", 40, T0, LEASE);
+      assertThat(claimed).hasSize(40).allMatch(t -> t.leasedTo("r1", T0));
+      assertThat(store.renew("r1", List.of("b-00", "b-01"), T0.plus(LEASE).plus(LEASE)))
+          .isEmpty();
       store.awaitDurable();
-      assertThat(store.journal().lastSequence() - before).as("records").isGreaterThan(4);
-      assertThat(store.list(TaskQuery.all(100))).isEqualTo(claimed);
+      assertThat(store.journal().lastSequence()).as("records").isEqualTo(before);
+      assertThat(store.list(TaskQuery.all(100))).hasSize(40)
+          .allMatch(t -> t.leasedTo("r1", T0.plus(LEASE).minusSeconds(1)));
+      assertThat(store.get("b-00").orElseThrow().lease().until())
+          .isEqualTo(T0.plus(LEASE).plus(LEASE));
+      assertThat(store.claim("r2", 40, T0.plusSeconds(1), LEASE)).isEmpty();
+      store.record("r1", counted(claimed.get(2)));
+      assertThat(store.journal().lastSequence()).as("records").isEqualTo(before + 1);
     }
     Files.delete(dir.resolve(CleanMarker.FILE));
     try (EmbeddedStore store = EmbeddedStore.open(dir, SMALL_RECORDS)) {
       assertThat(store.openReport().rebuilt()).isTrue();
-      assertThat(store.openReport().leasesDropped()).isEqualTo(40);
-      assertThat(store.list(TaskQuery.all(100))).isEqualTo(big);
+      assertThat(store.list(TaskQuery.all(100))).noneMatch(t -> t.lease() != null)
+          .hasSize(40);
+      assertThat(store.claim("r2", 40, T0.plusSeconds(1), LEASE)).as("claimable at once")
+          .hasSize(40);
     }
   }
 

@@ -67,23 +67,30 @@ class RebuildPlacementTest {
       journal.forEach(rebuilt::apply);
       rebuilt.placeAll(rebuiltFile, 1024, 512);
       assertEqual(each.collections(), rebuilt.collections());
-      assertThat(rebuilt.dropLeases()).isEqualTo(each.dropLeases());
-      assertEqual(each.collections(), rebuilt.collections());
       assertThat(rebuilt.claimable(10_000, T.plusSeconds(3600)))
           .isEqualTo(each.claimable(10_000, T.plusSeconds(3600)));
     }
   }
 
-  /** Records after a snapshot: a third of its tasks leased again, and one new task. */
+  /**
+   * Records after a snapshot: a third of its tasks sent to sleep, a fifth leased by a store of an
+   * earlier version (which changes nothing now), and one new task.
+   */
   private static List<StoreEvent> tail(List<StoreEvent> snapshot) {
     List<StoreEvent> later = new ArrayList<>();
     for (StoreEvent e : snapshot) {
       if (e instanceof StoreEvent.Restored r && r.task().id().hashCode() % 3 == 0) {
+        later.add(new StoreEvent.Changed(sleeping(TaskIndex.withoutLease(r.task())),
+            new Transition(T.plusSeconds(5), r.task().state(), "sleep", r.task().state(), 0, 1,
+                "op", ""), r.history().size()));
+      }
+      if (e instanceof StoreEvent.Restored r && r.task().id().hashCode() % 5 == 0) {
         later.add(new StoreEvent.Leased(List.of(TaskIndex.withLease(sleeping(r.task()),
             new Lease("w", T.plusSeconds(90))))));
       }
     }
-    later.add(new StoreEvent.Created(List.of(task("new", new Random(9)))));
+    later.add(new StoreEvent.Created(List.of(
+        TaskIndex.withoutLease(task("new", new Random(9))))));
     return later;
   }
 
@@ -107,8 +114,6 @@ class RebuildPlacementTest {
       }
       try (TaskIndex reopened = TaskIndex.open(TaskIndex.openFile(bulkFile))) {
         reopened.check(7);
-        assertEqual(each.collections(), reopened.collections());
-        assertThat(reopened.dropLeases()).isEqualTo(each.dropLeases());
         assertEqual(each.collections(), reopened.collections());
       }
     }

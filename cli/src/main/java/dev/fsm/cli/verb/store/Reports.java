@@ -19,7 +19,6 @@ final class Reports {
     doc.put("why", r.why());
     doc.put("records_replayed", r.recordsReplayed());
     doc.put("from_snapshot", r.fromSnapshot());
-    doc.put("leases_dropped", r.leasesDropped());
     doc.put("millis", r.millis());
     doc.put("journal_recovery", r.journalRecovery().orElse(null));
     return doc;

@@ -3,7 +3,6 @@ package dev.fsm.store.embedded.journal;
 import dev.fsm.FsmException;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,15 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A journal's writer thread and the queue feeding it: each pass writes everything waiting,
  * forces once, and only then completes the callers' futures, in order, on the writer thread.
- * Lazy records (nobody waits for them) do not start a pass of their own: they ride with the next
- * record somebody waits for, or are forced after a set wait at the latest. Forcing
- * each lazy record at once cost a runner claiming one task at a time a second force per
- * transition, which its outcome then queued behind.
  */
 final class GroupCommit {
-
-  /** How long a lazy record may wait for company before it is forced alone. */
-  private final long lazyNanos;
 
   private final Path folder;
   private final SegmentWriter writer;
@@ -31,10 +23,6 @@ final class GroupCommit {
   private final Condition work = lock.newCondition();
   private ArrayList<Pending> queue = new ArrayList<>();
   private boolean writerWaiting;
-  /** Records in the queue that somebody waits for; the writer starts a pass for these. */
-  private int awaited;
-  /** When the oldest lazy record in the queue was queued, if no awaited one is there. */
-  private long lazySince;
   private boolean closing;
   private FsmException failure;
 
@@ -45,9 +33,8 @@ final class GroupCommit {
   private volatile long batches;
 
   /** Starts the writer thread, which continues after {@code lastSequence}, the last on disk. */
-  GroupCommit(Path folder, SegmentWriter writer, long lastSequence, Duration lazyWait) {
+  GroupCommit(Path folder, SegmentWriter writer, long lastSequence) {
     this.folder = folder;
-    this.lazyNanos = lazyWait.toNanos();
     this.writer = writer;
     this.durableSequence = lastSequence;
     this.nextSequence = lastSequence + 1;
@@ -58,25 +45,17 @@ final class GroupCommit {
 
   /** Queues one record; the future gives its sequence once it is durable. */
   CompletableFuture<Long> append(byte[] record) {
-    return enqueue(new Pending(record, null, false));
+    return enqueue(new Pending(record, null));
   }
 
   /** Queues records for consecutive sequences; the future gives the first one's. */
   CompletableFuture<Long> appendAll(List<byte[]> records) {
-    return enqueue(new Pending(null, records, false));
-  }
-
-  /**
-   * Queues records as {@link #appendAll} does, but lazily: they are written with the next
-   * awaited record, or within a set wait.
-   */
-  CompletableFuture<Long> appendAllLazily(List<byte[]> records) {
-    return enqueue(new Pending(null, records, true));
+    return enqueue(new Pending(null, records));
   }
 
   /** Queues a roll to a new segment; the future completes once everything before is durable. */
   CompletableFuture<Long> roll() {
-    return enqueue(new Pending(null, null, false));
+    return enqueue(new Pending(null, null));
   }
 
   /** The sequence of the newest durable record; 0 before the first. */
@@ -137,15 +116,8 @@ final class GroupCommit {
       if (failure != null) {
         return CompletableFuture.failedFuture(failure);
       }
-      boolean wasEmpty = queue.isEmpty();
       queue.add(p);
-      if (!p.lazy) {
-        awaited++;
-      } else if (wasEmpty) {
-        lazySince = System.nanoTime();
-      }
-      // A lazy record wakes the writer only to start its clock.
-      if (writerWaiting && (!p.lazy || wasEmpty)) {
+      if (writerWaiting) {
         writerWaiting = false;
         work.signal();
       }
@@ -161,18 +133,9 @@ final class GroupCommit {
       while (true) {
         lock.lock();
         try {
-          while (!closing) {
-            if (queue.isEmpty()) {
-              writerWaiting = true;
-              work.awaitUninterruptibly();
-              continue;
-            }
-            long lazyLeft = lazyNanos - (System.nanoTime() - lazySince);
-            if (awaited > 0 || lazyLeft <= 0) {
-              break;
-            }
+          while (queue.isEmpty() && !closing) {
             writerWaiting = true;
-            awaitNanos(lazyLeft);
+            work.awaitUninterruptibly();
           }
           writerWaiting = false;
           if (queue.isEmpty()) {
@@ -181,7 +144,6 @@ final class GroupCommit {
           ArrayList<Pending> taken = queue;
           queue = batch;
           batch = taken;
-          awaited = 0;
         } finally {
           lock.unlock();
         }
@@ -243,7 +205,6 @@ final class GroupCommit {
       failure = broken;
       waiting = queue;
       queue = new ArrayList<>();
-      awaited = 0;
     } finally {
       lock.unlock();
     }
@@ -252,15 +213,6 @@ final class GroupCommit {
     }
     for (Pending p : waiting) {
       p.future.completeExceptionally(broken);
-    }
-  }
-
-  /** Under the lock: waits for a signal or until {@code nanos} pass, whichever is first. */
-  private void awaitNanos(long nanos) {
-    try {
-      work.awaitNanos(nanos);
-    } catch (InterruptedException e) {
-      // The writer thread is never interrupted on purpose; carry on with the queue.
     }
   }
 
@@ -277,14 +229,12 @@ final class GroupCommit {
   private static final class Pending {
     final byte[] one;
     final List<byte[]> many;
-    final boolean lazy;
     final CompletableFuture<Long> future = new CompletableFuture<>();
     long first;
 
-    Pending(byte[] one, List<byte[]> many, boolean lazy) {
+    Pending(byte[] one, List<byte[]> many) {
       this.one = one;
       this.many = many;
-      this.lazy = lazy;
     }
   }
 }

@@ -49,8 +49,7 @@ public final class Journal implements AutoCloseable {
     Map.Entry<Long, Path> last = segments.lastEntry();
     SegmentWriter writer = new SegmentWriter(folder, last.getValue(), opened.lastSegmentSize(),
         options, this::segmentStarted);
-    this.commit = new GroupCommit(folder, writer, opened.lastSequence(),
-        options.lazyWait());
+    this.commit = new GroupCommit(folder, writer, opened.lastSequence());
   }
 
   /**
@@ -100,20 +99,6 @@ public final class Journal implements AutoCloseable {
       checkSize(Objects.requireNonNull(r, "record"));
     }
     return commit.appendAll(List.copyOf(records));
-  }
-
-  /**
-   * As {@link #appendAll}, for records nobody needs to wait for: they are forced with the next
-   * record appended otherwise, or within a few milliseconds, rather than by a force of their own.
-   */
-  public CompletableFuture<Long> appendAllLazily(List<byte[]> records) {
-    if (records.isEmpty()) {
-      throw new IllegalArgumentException("appendAllLazily needs at least one record");
-    }
-    for (byte[] r : records) {
-      checkSize(Objects.requireNonNull(r, "record"));
-    }
-    return commit.appendAllLazily(List.copyOf(records));
   }
 
   /** The sequence of the newest durable record; 0 before the first. */

@@ -1,7 +1,5 @@
 package dev.fsm.store.embedded.journal;
 
-import java.time.Duration;
-
 /**
  * How a journal is written and opened.
  *
@@ -10,10 +8,8 @@ import java.time.Duration;
  *     is taken as damage
  * @param acceptDamage when a segment that is followed by others is damaged, cut the journal
  *     there and delete the later segments instead of refusing to open
- * @param lazyWait how long a lazily appended record may wait to be forced with an awaited one
  */
-public record JournalOptions(long segmentBytes, int maxRecordBytes, boolean acceptDamage,
-    Duration lazyWait) {
+public record JournalOptions(long segmentBytes, int maxRecordBytes, boolean acceptDamage) {
 
   /** 64 MiB. */
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
@@ -24,16 +20,7 @@ public record JournalOptions(long segmentBytes, int maxRecordBytes, boolean acce
   /** The largest record limit that can be set: 256 MiB. */
   public static final int MAX_RECORD_LIMIT = 256 << 20;
 
-  /**
-   * 20 ms: long enough for a runner's outcome to follow its claim's lease, short enough that
-   * leases reach the disk soon when nothing else is written.
-   */
-  public static final Duration DEFAULT_LAZY_WAIT = Duration.ofMillis(20);
-
   public JournalOptions {
-    if (lazyWait.isNegative()) {
-      throw new IllegalArgumentException("journal lazyWait cannot be negative");
-    }
     if (segmentBytes < 256) {
       throw new IllegalArgumentException("journal segmentBytes must be at least 256");
     }
@@ -42,32 +29,23 @@ public record JournalOptions(long segmentBytes, int maxRecordBytes, boolean acce
     }
   }
 
-  /**
-   * 64 MiB segments, records up to 2 MiB, refuse to drop records after damage, lazy records
-   * forced within 20 ms.
-   */
+  /** 64 MiB segments, records up to 2 MiB, refuse to drop records after damage. */
   public static JournalOptions defaults() {
-    return new JournalOptions(DEFAULT_SEGMENT_BYTES, DEFAULT_MAX_RECORD_BYTES, false,
-        DEFAULT_LAZY_WAIT);
+    return new JournalOptions(DEFAULT_SEGMENT_BYTES, DEFAULT_MAX_RECORD_BYTES, false);
   }
 
   /** These options with another segment size. */
   public JournalOptions segmentBytes(long bytes) {
-    return new JournalOptions(bytes, maxRecordBytes, acceptDamage, lazyWait);
+    return new JournalOptions(bytes, maxRecordBytes, acceptDamage);
   }
 
   /** These options with another record size limit. */
   public JournalOptions maxRecordBytes(int bytes) {
-    return new JournalOptions(segmentBytes, bytes, acceptDamage, lazyWait);
+    return new JournalOptions(segmentBytes, bytes, acceptDamage);
   }
 
   /** These options with another damage policy. */
   public JournalOptions acceptDamage(boolean accept) {
-    return new JournalOptions(segmentBytes, maxRecordBytes, accept, lazyWait);
-  }
-
-  /** These options with another wait for lazy records. */
-  public JournalOptions lazyWait(Duration wait) {
-    return new JournalOptions(segmentBytes, maxRecordBytes, acceptDamage, wait);
+    return new JournalOptions(segmentBytes, maxRecordBytes, accept);
   }
 }

@@ -48,42 +48,6 @@ class JournalTest {
   }
 
   @Test
-  void lazyRecordsRideWithTheNextAwaitedRecordInOneForce() throws IOException {
-    JournalOptions patient = JournalOptions.defaults().lazyWait(java.time.Duration.ofHours(1));
-    try (Journal j = Journal.open(dir, patient)) {
-      long forcesBefore = j.stats().forces();
-      CompletableFuture<Long> lazy = j.appendAllLazily(List.of(payload(1, 10), payload(2, 20)));
-      CompletableFuture<Long> awaited = j.append(payload(3, 30));
-      assertThat(awaited.join()).isEqualTo(3);
-      assertThat(lazy).isCompletedWithValue(1L);
-      assertThat(j.stats().forces() - forcesBefore).as("forces").isEqualTo(1);
-      assertReplays(j, 1, List.of(payload(1, 10), payload(2, 20), payload(3, 30)));
-    }
-  }
-
-  @Test
-  void lazyRecordsAloneAreForcedAfterTheirWait() throws IOException {
-    try (Journal j = Journal.open(dir, JournalOptions.defaults())) {
-      CompletableFuture<Long> lazy = j.appendAllLazily(List.of(payload(1, 10)));
-      assertThat(lazy.join()).as("forced without any other append").isEqualTo(1);
-      assertThat(j.lastSequence()).isEqualTo(1);
-    }
-  }
-
-  @Test
-  void closingForcesLazyRecordsStillWaiting() throws IOException {
-    JournalOptions patient = JournalOptions.defaults().lazyWait(java.time.Duration.ofHours(1));
-    CompletableFuture<Long> lazy;
-    try (Journal j = Journal.open(dir, patient)) {
-      lazy = j.appendAllLazily(List.of(payload(1, 10)));
-    }
-    assertThat(lazy).isCompletedWithValue(1L);
-    try (Journal j = Journal.open(dir, patient)) {
-      assertReplays(j, 1, List.of(payload(1, 10)));
-    }
-  }
-
-  @Test
   void roundTripAcrossSegmentsAndReopenContinuesNumbering() throws IOException {
     List<byte[]> written = new ArrayList<>();
     try (Journal j = Journal.open(dir, SMALL)) {
