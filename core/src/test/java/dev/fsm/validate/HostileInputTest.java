@@ -21,7 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HostileInputTest {
 
-  private static final Duration HANG_GUARD = Duration.ofSeconds(2);
+  /**
+   * Far above a healthy parse (under 100 ms once warm) and far below a runaway one (a quadratic
+   * hint search once took over 60 s): 2 s was hit by a 1 MiB file on a cold JVM while the
+   * machine's other core was busy.
+   */
+  private static final Duration HANG_GUARD = Duration.ofSeconds(15);
   private static final int MIB = 1 << 20;
 
   @TempDir

@@ -46,6 +46,7 @@ public final class EmbeddedStore implements Store {
   private final TaskIndex index;
   private final OpenReport openReport;
   private final Records records;
+  private final Leases leases = new Leases();
   private final StoreGate gate;
   private final Checkpoints checkpoints;
   private final IndexFlusher flusher;
@@ -58,7 +59,7 @@ public final class EmbeddedStore implements Store {
     this.index = opened.index();
     this.openReport = opened.report();
     this.records = new Records(folder, options.journal().maxRecordBytes());
-    this.gate = new StoreGate(folder, journal, index);
+    this.gate = new StoreGate(folder, journal, index, leases);
     this.checkpoints =
         new Checkpoints(folder, gate, journal, index, options.checkpointBytes());
     this.flusher = IndexFlusher.start(folder.resolve(IndexOpening.FILE));
@@ -143,10 +144,16 @@ public final class EmbeddedStore implements Store {
   public List<Task> claim(String owner, int max, Instant now, Duration lease) {
     // Nothing to write: leases live on the heap, since every lease ends with this process.
     return gate.locked(() -> {
+      for (String id : leases.endedBy(now)) {
+        index.requeue(id);
+      }
       Lease granted = new Lease(owner, now.plus(lease));
       List<Task> held = new ArrayList<>();
-      for (Task t : index.claimable(max, now)) {
-        held.add(index.lease(t, granted));
+      // Only a caller whose clock went back behind a lease an earlier claim saw end skips one.
+      for (Task t : index.claimable(max, now, t -> leases.attach(t).claimableAt(now))) {
+        index.unqueue(t);
+        leases.set(t.id(), granted, index.historyLength(t.id()));
+        held.add(TaskIndex.withLease(t, granted));
       }
       return held;
     });
@@ -154,60 +161,72 @@ public final class EmbeddedStore implements Store {
 
   @Override
   public Set<String> renew(String owner, Collection<String> ids, Instant until) {
-    return gate.locked(() -> {
+    return gate.appending(() -> {
       Set<String> lost = new HashSet<>();
       for (String id : ids) {
-        Task t = index.get(id);
+        Lease held = leases.of(id);
         // No "now" here: a lease that ran out but was not claimed by anyone else is still the
         // owner's to extend, since no other runner can have started the task.
-        if (t == null || !t.leaseTakenBy(owner)) {
+        if (held == null || !held.owner().equals(owner)) {
           lost.add(id);
-        } else {
-          index.lease(t, new Lease(owner, until));
+          continue;
         }
+        if (!leases.heldOut(id)) {
+          // Its lease had ended and put it back in the due queue: out again.
+          gate.index().unqueue(gate.index().get(id));
+        }
+        leases.set(id, new Lease(owner, until), leases.historyLength(id));
       }
       return lost;
     });
   }
 
+  /**
+   * Records an outcome without reading the index (see {@link StoreGate}): the lease, on the
+   * heap, says whether the owner holds the task and how long its history is.
+   */
   @Override
   public void record(String owner, Change change) {
-    durably(() -> {
+    durablyAppending(() -> {
       String id = change.next().id();
-      Task current = index.get(id);
-      if (current == null) {
-        throw new TaskNotFoundException(id);
-      }
-      if (!current.leasedTo(owner, change.entry().time())) {
+      if (!holds(owner, change)) {
+        if (gate.index().get(id) == null) {
+          throw new TaskNotFoundException(id);
+        }
         throw new LeaseLostException(id, owner);
       }
-      return gate.commit(null, records.changed(change, index.historyLength(id)));
+      return gate.commit(null, records.changed(change, leases.historyLength(id)));
     });
   }
 
   @Override
   public Set<String> recordAll(String owner, List<Change> changes) {
-    return durably(() -> {
+    return durablyAppending(() -> {
       Set<String> lost = new LinkedHashSet<>();
       Pending<Set<String>> last = Pending.unchanged(lost);
       for (Change change : changes) {
         String id = change.next().id();
-        Task current = index.get(id);
-        if (current == null || !current.leasedTo(owner, change.entry().time())) {
+        if (!holds(owner, change)) {
           lost.add(id);
         } else {
           // Journal records become durable in order, so waiting for the last waits for all.
-          last = gate.commit(lost, records.changed(change, index.historyLength(id)));
+          last = gate.commit(lost, records.changed(change, leases.historyLength(id)));
         }
       }
       return last;
     });
   }
 
+  /** Under the lock: whether {@code owner} holds the changed task's lease at the change's time. */
+  private boolean holds(String owner, Change change) {
+    Lease held = leases.of(change.next().id());
+    return held != null && held.owner().equals(owner) && held.heldAt(change.entry().time());
+  }
+
   @Override
   public Task update(String id, Function<Task, Change> change) {
     return durably(() -> {
-      Task current = index.get(id);
+      Task current = leases.attach(index.get(id));
       if (current == null) {
         throw new TaskNotFoundException(id);
       }
@@ -218,7 +237,7 @@ public final class EmbeddedStore implements Store {
 
   @Override
   public Optional<Task> get(String id) {
-    return gate.locked(() -> Optional.ofNullable(index.get(id)));
+    return gate.locked(() -> Optional.ofNullable(leases.attach(index.get(id))));
   }
 
   @Override
@@ -233,7 +252,11 @@ public final class EmbeddedStore implements Store {
 
   @Override
   public List<Task> list(TaskQuery query) {
-    return gate.locked(() -> index.list(query));
+    return gate.locked(() -> {
+      List<Task> page = index.list(query);
+      page.replaceAll(leases::attach);
+      return page;
+    });
   }
 
   @Override
@@ -248,7 +271,12 @@ public final class EmbeddedStore implements Store {
 
   @Override
   public Optional<Instant> nextDue() {
-    return gate.locked(index::nextDue);
+    return gate.locked(() -> {
+      Instant due = index.nextDue().orElse(null);
+      Instant leaseEnd = leases.nextEnd();
+      return Optional.ofNullable(due == null || (leaseEnd != null && leaseEnd.isBefore(due))
+          ? leaseEnd : due);
+    });
   }
 
   @Override
@@ -343,6 +371,13 @@ public final class EmbeddedStore implements Store {
   /** Makes a change under the gate's lock and waits for it to reach the disk outside it. */
   private <T> T durably(Supplier<Pending<T>> body) {
     T result = gate.await(gate.locked(body));
+    checkpoints.maybeStart();
+    return result;
+  }
+
+  /** As {@link #durably}, for a body that takes the index only when it needs it. */
+  private <T> T durablyAppending(Supplier<Pending<T>> body) {
+    T result = gate.await(gate.appending(body));
     checkpoints.maybeStart();
     return result;
   }

@@ -19,13 +19,18 @@ import java.util.TreeSet;
  *
  * <p>A leased task is held out of the index's due queue until its lease ends; then a claim puts
  * it back, where it keeps its place by due time, and the lease stays noted (as ended) so its
- * owner may still renew it while nobody else has claimed the task. Memory grows with the tasks
- * leased at once, not with the tasks stored. Not thread-safe: the store's lock guards it.
+ * owner may still renew it while nobody else has claimed the task. Each lease also knows its
+ * task's history length, so that an outcome is checked and appended without the index. Memory
+ * grows with the tasks leased at once, not with the tasks stored. Not thread-safe: the store's
+ * lock guards it (see {@link StoreGate}).
  */
 final class Leases {
 
-  /** A lease, and whether its task is back in the due queue because the lease ended. */
-  private record Held(Lease lease, boolean queued) {}
+  /**
+   * A lease; whether its task is back in the due queue because the lease ended; and how many
+   * history entries the task has.
+   */
+  private record Held(Lease lease, boolean queued, int historyLength) {}
 
   private record Ending(Instant until, String id) {}
 
@@ -38,11 +43,22 @@ final class Leases {
 
   /** The task with its lease, if it has one; the index stores tasks without. */
   Task attach(Task t) {
-    if (t == null) {
-      return null;
+    if (t == null || byId.isEmpty()) {
+      return t;
     }
     Held held = byId.get(t.id());
     return held == null ? t : TaskIndex.withLease(t, held.lease());
+  }
+
+  /** The task's lease, ended or not; null when it has none. */
+  Lease of(String id) {
+    Held held = byId.get(id);
+    return held == null ? null : held.lease();
+  }
+
+  /** The history length of a leased task; see {@link #of}. */
+  int historyLength(String id) {
+    return byId.get(id).historyLength();
   }
 
   /** True when the task is held out of the due queue by a lease that has not been seen to end. */
@@ -52,21 +68,58 @@ final class Leases {
   }
 
   /**
-   * Notes the lease a task has after a change ({@code null}: none), and gives whether the task is
-   * then held out of the due queue.
+   * Notes the lease a task has from now on ({@code null}: none) and its history length, and gives
+   * whether the task is then held out of the due queue.
    */
-  boolean set(String id, Lease lease) {
-    Held old = byId.get(id);
+  boolean set(String id, Lease lease, int historyLength) {
+    Held old = lease == null && byId.isEmpty() ? null : byId.get(id);
     if (old != null && !old.queued()) {
       ending.remove(new Ending(old.lease().until(), id));
     }
     if (lease == null) {
-      byId.remove(id);
+      if (old != null) {
+        byId.remove(id);
+      }
       return false;
     }
-    byId.put(id, new Held(lease, false));
+    byId.put(id, new Held(lease, false, historyLength));
     ending.add(new Ending(lease.until(), id));
     return true;
+  }
+
+  /**
+   * Notes the leases that an event's tasks have after it (a task keeps the lease its snapshot
+   * carries), and gives the event with where a lease held each task before and after.
+   */
+  TaskIndex.Appended noted(StoreEvent event) {
+    List<Task> tasks;
+    int historyAfter;
+    if (event instanceof StoreEvent.Created c) {
+      tasks = c.tasks();
+      historyAfter = 0;
+    } else if (event instanceof StoreEvent.Changed c) {
+      tasks = List.of(c.task());
+      historyAfter = c.historyIndex() + 1;
+    } else {
+      return TaskIndex.Appended.unleased(event);
+    }
+    boolean[] before = null;
+    boolean[] after = null;
+    for (int i = 0; i < tasks.size(); i++) {
+      Task t = tasks.get(i);
+      if (t.lease() == null && byId.isEmpty()) {
+        continue;
+      }
+      boolean wasOut = heldOut(t.id());
+      boolean isOut = set(t.id(), t.lease(), historyAfter);
+      if (wasOut || isOut) {
+        before = before == null ? new boolean[tasks.size()] : before;
+        after = after == null ? new boolean[tasks.size()] : after;
+        before[i] = wasOut;
+        after[i] = isOut;
+      }
+    }
+    return new TaskIndex.Appended(event, before, after);
   }
 
   /**
@@ -77,7 +130,8 @@ final class Leases {
     List<String> ended = new ArrayList<>();
     while (!ending.isEmpty() && !ending.first().until().isAfter(now)) {
       Ending e = ending.pollFirst();
-      byId.put(e.id(), new Held(byId.get(e.id()).lease(), true));
+      Held held = byId.get(e.id());
+      byId.put(e.id(), new Held(held.lease(), true, held.historyLength()));
       ended.add(e.id());
     }
     return ended;
@@ -100,10 +154,5 @@ final class Leases {
     ending.clear();
     byId.clear();
     return heldOut;
-  }
-
-  /** How many tasks carry a lease. */
-  int size() {
-    return byId.size();
   }
 }

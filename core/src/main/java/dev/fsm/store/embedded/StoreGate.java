@@ -6,15 +6,32 @@ import java.nio.file.Path;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.mapdb.DBException;
 
 /**
- * The one lock in front of an embedded store's journal and index. Under it a change is checked,
- * appended to the journal and applied to the index, so both see changes in the same order; its
- * caller then waits for the group commit outside the lock, so concurrent changes share one fsync.
- * After a failure that may leave the index ahead of the journal, the gate refuses everything
- * until the store is opened again, which rebuilds the index.
+ * The two locks in front of an embedded store's journal, leases and index.
+ *
+ * <p>Under the store's lock a change is checked and appended to the journal, and the leases it
+ * makes or ends are noted; its event then waits in a queue for the index, and its caller waits
+ * for the group commit that makes it durable. The index thread applies what waits, under the
+ * index's own lock, while the journal forces: the journal wakes it as each pass begins, when the
+ * writers are waiting anyway. Done by the writers themselves, under the store's lock or after
+ * their append or their wake-up, the index work (15-60 µs) took the CPU just when other writers
+ * were waking up to append: measured with four writers, their appends came 75-100 µs after a
+ * force ended instead of under 25 µs, half of them missed the next force, and a force carried 2
+ * records where a bare journal's carries 3.3.
+ *
+ * <p>Anything that reads the index takes it through {@link #index()} under the store's lock,
+ * which first applies every event still waiting, in append order, whoever appended it: a reader
+ * sees every change appended before. The index's lock is always taken after the store's.
+ *
+ * <p>After a failure that may leave the index ahead of or behind the journal, the gate refuses
+ * everything until the store is opened again, which rebuilds the index.
  */
 final class StoreGate {
 
@@ -30,60 +47,109 @@ final class StoreGate {
   private final Path folder;
   private final Journal journal;
   private final TaskIndex index;
+  private final Leases leases;
+  /** The store's lock: appends, leases, and the order of everything. */
   private final Object lock = new Object();
+  /** Guards the index; taken after {@link #lock} when both are held. */
+  private final ReentrantLock indexLock = new ReentrantLock();
+  /** Events appended, in order, and not yet applied to the index. */
+  private final ConcurrentLinkedQueue<TaskIndex.Appended> unapplied =
+      new ConcurrentLinkedQueue<>();
+  /** Applies what waits while the journal forces; see {@link #applyWhileForcing}. */
+  private final Thread indexer;
+  private volatile boolean stopping;
+  /** Whether the holder of {@link #lock} holds the index's lock too; under {@link #lock}. */
+  private boolean indexHeld;
   /** The newest append: what a later result may rest on. */
   private CompletableFuture<Long> lastAppend = CompletableFuture.completedFuture(0L);
   private boolean closed;
-  private FsmException broken;
+  private final AtomicReference<FsmException> broken = new AtomicReference<>();
 
-  StoreGate(Path folder, Journal journal, TaskIndex index) {
+  StoreGate(Path folder, Journal journal, TaskIndex index, Leases leases) {
     this.folder = folder;
     this.journal = journal;
     this.index = index;
+    this.leases = leases;
+    this.indexer = new Thread(this::applyWhileForcing, "fsm-index");
+    indexer.setDaemon(true);
+    indexer.start();
+    journal.onPass(() -> LockSupport.unpark(indexer));
   }
 
-  /** Runs {@code body} under the lock, once the store is known to be open and sound. */
+  /**
+   * Runs {@code body} under the store's lock with the index up to date, once the store is known
+   * to be open and sound: for a body that reads the index.
+   */
   <T> T locked(Supplier<T> body) {
+    return appending(() -> {
+      index();
+      return body.get();
+    });
+  }
+
+  /**
+   * Runs {@code body} under the store's lock, once the store is known to be open and sound: for
+   * a body that needs the index only now and then, and takes it through {@link #index()} then.
+   */
+  <T> T appending(Supplier<T> body) {
     synchronized (lock) {
       if (closed) {
         throw new IllegalStateException("store " + folder + " is closed");
       }
-      if (broken != null) {
-        throw new FsmException("store " + folder + " takes no more requests after an earlier"
-            + " failure; close it and open it again (opening keeps every change that reached the"
-            + " disk). The failure: " + broken.getMessage(), broken);
-      }
+      throwIfBroken();
       try {
         return body.get();
       } catch (DBException e) {
         throw brokenBy(indexFailed(e));
+      } finally {
+        if (indexHeld) {
+          try {
+            applyWaiting();
+          } finally {
+            indexHeld = false;
+            indexLock.unlock();
+          }
+        }
       }
     }
   }
 
-  /** Under the lock: appends the records, then applies their events to the index. */
+  /**
+   * Under the store's lock: the index, with every change appended so far applied; held until
+   * the body ends.
+   */
+  TaskIndex index() {
+    if (!indexHeld) {
+      indexLock.lock();
+      indexHeld = true;
+      applyWaiting();
+      throwIfBroken();
+    }
+    return index;
+  }
+
+  /** Under the store's lock: the leases. */
+  Leases leases() {
+    return leases;
+  }
+
+  /**
+   * Under the store's lock: appends the records and notes their events' leases; the events wait
+   * for the index, which applies them in this order before anything reads it again.
+   */
   <T> Pending<T> commit(T result, Records.Encoded encoded) {
     CompletableFuture<Long> durable = encoded.records().size() == 1
         ? journal.append(encoded.records().get(0)) : journal.appendAll(encoded.records());
     lastAppend = durable;
-    try {
-      for (StoreEvent e : encoded.events()) {
-        index.apply(e);
-      }
-    } catch (RuntimeException | Error e) {
-      // The journal has the change and the index may hold part of it: only a rebuild agrees.
-      FsmException failed = brokenBy(indexFailed(e));
-      if (e instanceof Error error) {
-        throw error;
-      }
-      throw failed;
+    for (StoreEvent e : encoded.events()) {
+      unapplied.add(leases.noted(e));
     }
     return new Pending<>(result, durable);
   }
 
   /**
-   * Under the lock: a result that changes nothing but may rest on a change still on its way to
-   * disk, so it waits for the newest one.
+   * Under the store's lock: a result that changes nothing but may rest on a change still on its
+   * way to disk, so it waits for the newest one.
    */
   <T> Pending<T> afterLastChange(T result) {
     return new Pending<>(result, lastAppend);
@@ -100,23 +166,105 @@ final class StoreGate {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       FsmException failed = new FsmException("store " + folder + " could not write a change to"
           + " disk, so it may be lost: " + cause.getMessage(), cause);
-      synchronized (lock) {
-        brokenBy(failed);
-      }
+      brokenBy(failed);
       throw failed;
     }
     return pending.result();
   }
 
   /**
-   * Refuses everything from now on; changes already appended are left to the journal's close.
+   * The index thread: each time the journal begins a pass, applies what waits. Never stops on a
+   * failure, which breaks the gate (the changes themselves are in the journal).
+   */
+  private void applyWhileForcing() {
+    while (!stopping) {
+      LockSupport.park(this);
+      if (unapplied.isEmpty()) {
+        continue;
+      }
+      indexLock.lock();
+      try {
+        applyWaiting();
+      } catch (RuntimeException | Error e) {
+        // Noted in broken by applyWaiting; every later request is refused.
+      } finally {
+        indexLock.unlock();
+      }
+    }
+  }
+
+  /** Under the index's lock: applies what waits, in order; after a failure only drops it. */
+  private void applyWaiting() {
+    TaskIndex.Appended next;
+    while ((next = unapplied.poll()) != null) {
+      if (broken.get() != null) {
+        continue;
+      }
+      try {
+        index.apply(next);
+      } catch (RuntimeException | Error e) {
+        // The journal has the change and the index may hold part of it: only a rebuild agrees.
+        FsmException failed = brokenBy(indexFailed(e));
+        if (e instanceof Error error) {
+          throw error;
+        }
+        throw failed;
+      }
+    }
+  }
+
+  private void throwIfBroken() {
+    FsmException failure = broken.get();
+    if (failure != null) {
+      throw new FsmException("store " + folder + " takes no more requests after an earlier"
+          + " failure; close it and open it again (opening keeps every change that reached the"
+          + " disk). The failure: " + failure.getMessage(), failure);
+    }
+  }
+
+  /**
+   * Refuses everything from now on, after applying what waits and ending every lease, which puts
+   * the tasks they held back in the due queue as a rebuild would have them; changes already
+   * appended are left to the journal's close.
    *
    * @return false when it was closed already
    */
   boolean close() {
+    boolean wasOpen = closeUnderLock();
+    boolean interrupted = false;
+    while (indexer.isAlive()) {
+      try {
+        indexer.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return wasOpen;
+  }
+
+  private boolean closeUnderLock() {
     synchronized (lock) {
       boolean wasOpen = !closed;
       closed = true;
+      if (wasOpen && broken.get() == null) {
+        indexLock.lock();
+        try {
+          applyWaiting();
+          for (String id : leases.endAll()) {
+            index.requeue(id);
+          }
+        } catch (RuntimeException e) {
+          // Broken now: the index is not marked clean, and the next open rebuilds it.
+          brokenBy(indexFailed(e));
+        } finally {
+          indexLock.unlock();
+        }
+      }
+      stopping = true;
+      LockSupport.unpark(indexer);
       return wasOpen;
     }
   }
@@ -127,20 +275,20 @@ final class StoreGate {
    */
   boolean sound() {
     synchronized (lock) {
-      return broken == null && !lastAppend.isCompletedExceptionally();
+      return broken.get() == null && !lastAppend.isCompletedExceptionally();
     }
   }
 
   private FsmException indexFailed(Throwable e) {
+    if (e instanceof FsmException f && f == broken.get()) {
+      return f;
+    }
     return new FsmException("the index of store " + folder + " failed (" + e + "); close the"
         + " store and open it again: opening rebuilds the index from the journal", e);
   }
 
-  /** Under the lock. */
   private FsmException brokenBy(FsmException failure) {
-    if (broken == null) {
-      broken = failure;
-    }
+    broken.compareAndSet(null, failure);
     return failure;
   }
 }

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.mapdb.BTreeMap;
 import org.mapdb.DB;
 import org.mapdb.DBException;
@@ -28,12 +29,12 @@ import org.mapdb.serializer.SerializerArrayTuple;
 
 /**
  * The embedded store's index in MapDB (no transactions, explicit serializers, values in fsm's own
- * encoding): current tasks, the due queue, tasks by group, counts, history and machine versions;
- * and, on the heap, the leases this process's runners hold ({@link Leases}), which keep their
- * tasks out of the due queue. Everything in MapDB can be rebuilt by applying the journal's events
- * in order, and the live store changes tasks only through {@link #apply}, so a rebuild ends where
- * the live index did once every lease is gone, as it is at every open. Not thread-safe: the
- * store's lock guards it.
+ * encoding): current tasks without their leases, the due queue, tasks by group, counts, history
+ * and machine versions. A leased task is held out of the due queue ({@link Leases} says which,
+ * with each event). Everything can be rebuilt by applying the journal's events in order, and the
+ * live store changes tasks only through {@link #apply}, so a rebuild ends where the live index
+ * did once every lease has ended, as at every open. Not thread-safe: the store's index lock
+ * guards it (see {@link StoreGate}).
  */
 final class TaskIndex implements AutoCloseable {
 
@@ -67,7 +68,6 @@ final class TaskIndex implements AutoCloseable {
 
   /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
   private final RecentTasks recent = new RecentTasks(8192);
-  private final Leases leases = new Leases();
 
   private TaskIndex(DB db, boolean create) {
     this(db, create, create, false);
@@ -226,19 +226,47 @@ final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * Applies one journal or snapshot event, live or during a rebuild. Applying an event again
-   * changes nothing more, so a rebuild may replay the journal over a checkpoint that already
-   * holds some of its events. Live, the leases its tasks carry are noted on the heap; a rebuild
-   * ignores them (the journal holds none since leases left it, and older ones ended with their
-   * process).
+   * An event to apply, with whether a lease holds each of its tasks (a created event's, in order,
+   * or a changed event's one) out of the due queue before and after it; null for none.
+   */
+  record Appended(StoreEvent event, boolean[] heldOutBefore, boolean[] heldOutAfter) {
+
+    /** An event none of whose tasks is leased, as in every rebuild. */
+    static Appended unleased(StoreEvent event) {
+      return new Appended(event, null, null);
+    }
+
+    boolean before(int task) {
+      return heldOutBefore != null && heldOutBefore[task];
+    }
+
+    boolean after(int task) {
+      return heldOutAfter != null && heldOutAfter[task];
+    }
+  }
+
+  /**
+   * Applies one journal or snapshot event as {@link #apply(Appended)} does, no task leased: how
+   * a rebuild applies them.
    */
   void apply(StoreEvent event) {
+    apply(Appended.unleased(event));
+  }
+
+  /**
+   * Applies one event, live or during a rebuild. Applying an event again changes nothing more,
+   * so a rebuild may replay the journal over a checkpoint that already holds some of its events.
+   * Tasks are stored without their leases (the journal holds none since leases left it; older
+   * journals' leases ended with their process).
+   */
+  void apply(Appended appended) {
+    StoreEvent event = appended.event();
     if (event instanceof StoreEvent.Created c) {
-      for (Task t : c.tasks()) {
-        replace(t);
+      for (int i = 0; i < c.tasks().size(); i++) {
+        replace(c.tasks().get(i), appended.before(i), appended.after(i));
       }
     } else if (event instanceof StoreEvent.Changed c) {
-      replace(c.task());
+      replace(c.task(), appended.before(0), appended.after(0));
       String id = c.task().id();
       RecentTasks.Entry known = recent.get(id);
       history.put(id, c.historyIndex(), c.entry());
@@ -248,8 +276,7 @@ final class TaskIndex implements AutoCloseable {
       }
     } else if (event instanceof StoreEvent.Restored r) {
       String id = r.task().id();
-      // A snapshot's tasks are leased by nobody: snapshots older than that may carry leases.
-      replace(withoutLease(r.task()));
+      replace(r.task(), false, false);
       for (int i = 0; i < r.history().size(); i++) {
         history.put(id, i, r.history().get(i));
       }
@@ -259,13 +286,8 @@ final class TaskIndex implements AutoCloseable {
     }
   }
 
-  /** The task with its lease, if it has one; null when there is no such task. */
+  /** The task as the index stores it, without a lease; null when there is no such task. */
   Task get(String id) {
-    return leases.attach(stored(id));
-  }
-
-  /** The task as the index stores it, without a lease. */
-  private Task stored(String id) {
     RecentTasks.Entry known = recent.get(id);
     if (known != null) {
       return known.task();
@@ -284,24 +306,17 @@ final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * Up to {@code max} tasks claimable at {@code now}, oldest due first. Tasks whose leases ended
-   * by {@code now} first go back to the due queue, where they keep their place by due time.
+   * Up to {@code max} tasks in the due queue by {@code now} and passing {@code claimable}, oldest
+   * due first, as stored (without leases).
    */
-  List<Task> claimable(int max, Instant now) {
-    for (String id : leases.endedBy(now)) {
-      Task t = stored(id);
-      if (TaskQueues.scheduled(t)) {
-        queues.add(t);
-      }
-    }
+  List<Task> claimable(int max, Instant now, Predicate<Task> claimable) {
     List<Task> found = new ArrayList<>();
     if (max <= 0) {
       return found;
     }
     for (String id : queues.dueBy(now)) {
       Task t = get(id);
-      // Only a caller whose clock went back behind a lease an earlier claim saw expire skips one.
-      if (t.claimableAt(now)) {
+      if (claimable.test(t)) {
         found.add(t);
         if (found.size() == max) {
           break;
@@ -311,25 +326,24 @@ final class TaskIndex implements AutoCloseable {
     return found;
   }
 
-  /**
-   * Gives the task this lease, a claim's or a renewal's, and holds it out of the due queue until
-   * the lease ends; gives the task with its lease.
-   */
-  Task lease(Task t, Lease lease) {
-    Task stored = stored(t.id());
-    if (!leases.heldOut(t.id()) && TaskQueues.scheduled(stored)) {
-      queues.remove(stored);
+  /** Takes a task out of the due queue, if it is scheduled, as a new lease holds it out. */
+  void unqueue(Task t) {
+    if (TaskQueues.scheduled(t)) {
+      queues.remove(t);
     }
-    leases.set(t.id(), lease);
-    return withLease(stored, lease);
   }
 
-  /** See {@link dev.fsm.store.Store#nextDue}. */
+  /** Puts a task back in the due queue, if it is scheduled, as its lease has ended. */
+  void requeue(String id) {
+    Task t = get(id);
+    if (t != null && TaskQueues.scheduled(t)) {
+      queues.add(t);
+    }
+  }
+
+  /** The first due time in the due queue. */
   Optional<Instant> nextDue() {
-    Instant due = queues.next();
-    Instant leaseEnd = leases.nextEnd();
-    return Optional.ofNullable(due == null || (leaseEnd != null && leaseEnd.isBefore(due))
-        ? leaseEnd : due);
+    return Optional.ofNullable(queues.next());
   }
 
   /** A page of tasks matching the query, in the query's id order. */
@@ -346,7 +360,7 @@ final class TaskIndex implements AutoCloseable {
         : tasks.tailMap(IndexKeys.id(query.afterId().get()), false);
     Iterable<byte[]> after = query.descending() ? range.descendingMap().values() : range.values();
     for (byte[] bytes : after) {
-      page.add(leases.attach(decode(bytes)));
+      page.add(decode(bytes));
       if (page.size() == query.limit()) {
         break;
       }
@@ -410,16 +424,10 @@ final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * Notes the journal record this index reflects; done just before a clean close. Every lease
-   * ends first, so the tasks they held are back in the due queue, as a rebuild would have them.
+   * Notes the journal record this index reflects; done just before a clean close, once every
+   * lease has ended and put its task back in the due queue, as a rebuild would have it.
    */
   void markClosedAt(long journalSequence) {
-    for (String id : leases.endAll()) {
-      Task t = stored(id);
-      if (TaskQueues.scheduled(t)) {
-        queues.add(t);
-      }
-    }
     groups.save();
     meta.put(CLOSED_AT_KEY, journalSequence);
   }
@@ -455,15 +463,12 @@ final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * Stores a task's next snapshot and moves it in the queues and groups; the same B-tree visit
-   * that stores it gives what it replaces.
+   * Stores a task's next snapshot, without its lease, and moves it in the due queue and groups;
+   * the same B-tree visit that stores it gives what it replaces. {@code wasOut} and {@code
+   * isOut} say whether a lease holds it out of the due queue before and after.
    */
-  private void replace(Task next) {
+  private void replace(Task next, boolean wasOut, boolean isOut) {
     String id = next.id();
-    // A rebuild places tasks at its end, so it needs neither leases nor the previous snapshot.
-    boolean live = queues != null;
-    boolean wasOut = live && leases.heldOut(id);
-    boolean isOut = live && leases.set(id, next.lease());
     Task stored = withoutLease(next);
     RecentTasks.Entry known = recent.get(id);
     recent.forget(id);
@@ -472,7 +477,8 @@ final class TaskIndex implements AutoCloseable {
     if (known != null && known.historyLength() >= 0) {
       recent.historyLength(id, known.historyLength());
     }
-    if (live) {
+    // A rebuild places tasks at its end, so it needs no previous snapshot decoded.
+    if (queues != null) {
       place(old == null ? null : known != null ? known.task() : decode(old), wasOut, stored,
           isOut);
     }

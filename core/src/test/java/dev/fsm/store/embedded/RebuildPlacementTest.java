@@ -67,8 +67,8 @@ class RebuildPlacementTest {
       journal.forEach(rebuilt::apply);
       rebuilt.placeAll(rebuiltFile, 1024, 512);
       assertEqual(each.collections(), rebuilt.collections());
-      assertThat(rebuilt.claimable(10_000, T.plusSeconds(3600)))
-          .isEqualTo(each.claimable(10_000, T.plusSeconds(3600)));
+      assertThat(rebuilt.claimable(10_000, T.plusSeconds(3600), t -> true))
+          .isEqualTo(each.claimable(10_000, T.plusSeconds(3600), t -> true));
     }
   }
 

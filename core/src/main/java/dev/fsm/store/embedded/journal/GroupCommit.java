@@ -23,6 +23,8 @@ final class GroupCommit {
   private final Condition work = lock.newCondition();
   private ArrayList<Pending> queue = new ArrayList<>();
   private boolean writerWaiting;
+  /** Run on the writer thread as each pass begins; see {@link Journal#onPass}. */
+  private volatile Runnable onPass = () -> { };
   private boolean closing;
   private FsmException failure;
 
@@ -41,6 +43,10 @@ final class GroupCommit {
     this.thread = new Thread(this::runWriter, "fsm-journal-writer");
     thread.setDaemon(true);
     thread.start();
+  }
+
+  void onPass(Runnable hook) {
+    this.onPass = hook;
   }
 
   /** Queues one record; the future gives its sequence once it is durable. */
@@ -147,6 +153,7 @@ final class GroupCommit {
         } finally {
           lock.unlock();
         }
+        onPass.run();
         write(batch);
         batch.clear();
       }

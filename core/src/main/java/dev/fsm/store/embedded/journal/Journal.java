@@ -162,6 +162,15 @@ public final class Journal implements AutoCloseable {
     return recovery;
   }
 
+  /**
+   * Runs {@code hook} on the writer thread as each pass begins, before it writes and forces what
+   * it took: the moment the callers waiting for that pass have nothing to do until the force
+   * ends, so work done then costs them no time. The hook must be quick and must not throw.
+   */
+  public void onPass(Runnable hook) {
+    commit.onPass(hook);
+  }
+
   /** Counts of what this journal has written since it was opened. */
   public JournalStats stats() {
     return commit.stats();
