@@ -1,7 +1,6 @@
 package dev.fsm.store.embedded;
 
 import dev.fsm.task.TaskStatus;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -65,11 +64,12 @@ final class IndexKeys {
 
   /** A group (machine, state, status): a prefix of its members' keys, and a count's key. */
   static byte[] group(String machine, String state, TaskStatus status) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
-    name(out, machine);
-    name(out, state);
-    out.write(StoreEventCodec.statusCode(status));
-    return out.toByteArray();
+    byte[] m = name(machine);
+    byte[] s = name(state);
+    byte[] key = Arrays.copyOf(m, m.length + s.length + 1);
+    System.arraycopy(s, 0, key, m.length, s.length);
+    key[key.length - 1] = (byte) StoreEventCodec.statusCode(status);
+    return key;
   }
 
   /** A member of a group: the group, then the task's id. */
@@ -100,9 +100,7 @@ final class IndexKeys {
 
   /** The prefix of every history key of a task. */
   static byte[] historyOf(String id) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(id.length() + 8);
-    name(out, id);
-    return out.toByteArray();
+    return name(id);
   }
 
   /**
@@ -160,18 +158,33 @@ final class IndexKeys {
     return key;
   }
 
-  private static void name(ByteArrayOutputStream out, String name) {
-    for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
-      out.write(b);
+  /** A name's UTF-8 bytes with each NUL followed by FF, then a NUL to end it. */
+  private static byte[] name(String name) {
+    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+    int nuls = 0;
+    for (byte b : utf8) {
       if (b == 0) {
-        out.write(0xff);
+        nuls++;
       }
     }
-    out.write(0);
+    byte[] key = new byte[utf8.length + nuls + 1];
+    if (nuls == 0) {
+      System.arraycopy(utf8, 0, key, 0, utf8.length);
+      return key;
+    }
+    int o = 0;
+    for (byte b : utf8) {
+      key[o++] = b;
+      if (b == 0) {
+        key[o++] = (byte) 0xff;
+      }
+    }
+    return key;
   }
 
   private static String nameAt(byte[] key, int[] at) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+    byte[] out = new byte[key.length - at[0]];
+    int n = 0;
     int i = at[0];
     while (true) {
       if (i >= key.length) {
@@ -179,15 +192,15 @@ final class IndexKeys {
       }
       byte b = key[i++];
       if (b != 0) {
-        out.write(b);
+        out[n++] = b;
       } else if (i < key.length && key[i] == (byte) 0xff) {
-        out.write(0);
+        out[n++] = 0;
         i++;
       } else {
         break;
       }
     }
     at[0] = i;
-    return out.toString(StandardCharsets.UTF_8);
+    return new String(out, 0, n, StandardCharsets.UTF_8);
   }
 }

@@ -128,11 +128,6 @@ final class StoreGate {
     return index;
   }
 
-  /** Under the store's lock: the leases. */
-  Leases leases() {
-    return leases;
-  }
-
   /**
    * Under the store's lock: appends the records and notes their events' leases; the events wait
    * for the index, which applies them in this order before anything reads it again.

@@ -11,9 +11,12 @@ import dev.fsm.FsmException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.Workload.Seen;
 import dev.fsm.store.embedded.journal.JournalFaults;
+import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -255,6 +258,43 @@ class EmbeddedStoreRecoveryTest {
     try (EmbeddedStore reopened = EmbeddedStore.open(folder)) {
       assertThat(reopened.openReport().rebuilt()).isTrue();
       assertThat(reopened.get("a")).contains(a);
+    }
+  }
+
+  @Test
+  void anIndexFailingBehindAnAcknowledgedOutcomeStopsTheStoreAndAReopenRebuildsIt() {
+    Path folder = dir.resolve("store");
+    Task a = Workload.task("a");
+    Change done;
+    EmbeddedStore store = EmbeddedStore.open(folder);
+    try {
+      store.create(List.of(a));
+      Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+      store.locked(() -> {
+        store.index().close();
+        return null;
+      });
+      Task next = new Task("a", claimed.machine(), claimed.version(), "shipped",
+          TaskStatus.RUNNABLE, claimed.context(), 0, List.of(), claimed.created(), T0, T0, T0,
+          null);
+      done = new Change(next, new Transition(T0, claimed.state(), "ok", "shipped", 5, 1, "r1",
+          ""));
+      store.record("r1", done);
+
+      assertThatThrownBy(() -> store.get("a")).isInstanceOf(FsmException.class);
+      assertThatThrownBy(() -> store.get("a")).isInstanceOf(FsmException.class)
+          .hasMessageStartingWith("store " + folder + " takes no more requests after an earlier"
+              + " failure; close it and open it again")
+          .hasMessageContaining("the index of store " + folder + " failed");
+    } finally {
+      store.close();
+    }
+    assertThat(folder.resolve(CleanMarker.FILE)).doesNotExist();
+
+    try (EmbeddedStore reopened = EmbeddedStore.open(folder)) {
+      assertThat(reopened.openReport().rebuilt()).isTrue();
+      assertThat(reopened.get("a")).contains(done.next());
+      assertThat(reopened.history("a")).containsExactly(done.entry());
     }
   }
 
