@@ -10,11 +10,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Writes the memory-mapped index's changed pages to disk five times a second, outside the
- * store's lock. Left to the kernel, pages dirty for 30 s were written back all at once (400 MB
- * after a busy minute, measured), and the journal's forces waited behind that for tens of
- * milliseconds at a time: half-load p99 110-240 ms in the store bench. Flushing every 1 s gave
- * 108-120 ms, every 200 ms 16-21 ms, every 50 ms 10 ms but 15% less throughput. The index needs
+ * Forces the index file five times a second, outside the store's lock. The index keeps its
+ * changes in memory ({@link PrivateFileVolume}) and writes out only the pages it changed longest
+ * ago once they pass a budget; left to the kernel, those writes would wait in the page cache for
+ * up to 30 s and then go out all at once, and the journal's forces would wait behind them for
+ * tens of milliseconds (measured, when the whole index was a shared mapping: 400 MB after a busy
+ * minute, half-load p99 110-240 ms). Forcing every 200 ms keeps each burst small. The index needs
  * no durability (it is rebuilt after a crash); this only spreads its writing out.
  */
 final class IndexFlusher implements AutoCloseable {

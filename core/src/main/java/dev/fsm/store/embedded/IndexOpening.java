@@ -27,6 +27,8 @@ final class IndexOpening {
   static final String FILE = "index.db";
 
   private static final int PROGRESS_EVERY = 16_384;
+  /** Records replayed between two settles of the index (see {@link TaskIndex#settle}). */
+  private static final int SETTLE_EVERY = 4096;
 
   /** The index ready for use, and what was done to get it. */
   record Opened(TaskIndex index, OpenReport report) {}
@@ -123,8 +125,13 @@ final class IndexOpening {
             decode(folder, "snapshot record " + (count[0] + 1), record, count, total,
                 progress))));
     try {
-      journal.replay(covered + 1, (sequence, record) -> index.apply(decode(folder,
-          "journal record " + sequence, record, count, total, progress)));
+      journal.replay(covered + 1, (sequence, record) -> {
+        index.apply(decode(folder, "journal record " + sequence, record, count, total,
+            progress));
+        if (count[0] % SETTLE_EVERY == 0) {
+          index.settle();
+        }
+      });
       index.placeAll(file);
       progress.progress(count[0], total);
       return new Rebuilt(index, count[0], covered > 0);
@@ -159,7 +166,7 @@ final class IndexOpening {
         DB opened = TaskIndex.openFileToCheck(file);
         db.set(opened);
         try {
-          TaskIndex.open(opened).check(sequence);
+          TaskIndex.openToCheck(opened).check(sequence);
         } finally {
           closeQuietly(opened);
         }
@@ -178,11 +185,11 @@ final class IndexOpening {
       throw new FsmException("opening store " + folder + " was interrupted; open it again");
     }
     // Checked, and closed again: now opened the fast way for use.
-    DB checked = TaskIndex.openFile(file);
+    TaskIndex.IndexFile checked = TaskIndex.openFile(file);
     try {
       return TaskIndex.open(checked);
     } catch (RuntimeException | Error e) {
-      closeQuietly(checked);
+      closeQuietly(checked.db());
       throw new Unusable(FILE + " could not be opened after its check (" + e + ")");
     }
   }

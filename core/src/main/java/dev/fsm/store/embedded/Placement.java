@@ -24,11 +24,15 @@ final class Placement {
   /** Heap for group members held before they are spilled; a growing buffer may double it. */
   static final long MEMBER_BYTES = 4L << 20;
 
+  /** Tasks placed between two settles of the index's volume (see {@link TaskIndex#settle}). */
+  private static final int SETTLE_EVERY = 4096;
+
   private Placement() {}
 
   /** Creates the due queue, the group set and the group counts from {@code tasks}. */
-  static void build(DB db, Iterable<byte[]> tasks, Path file, long runBytes, long memberBytes)
-      throws IOException {
+  static void build(DB db, Iterable<byte[]> tasks, Path file, long runBytes, long memberBytes,
+      Runnable settle) throws IOException {
+    long placed = 0;
     try (KeySorter due = new KeySorter(spill(file, "due"), runBytes);
         MemberSpill members = new MemberSpill(spill(file, "groups"), memberBytes)) {
       for (byte[] bytes : tasks) {
@@ -37,8 +41,12 @@ final class Placement {
           due.add(IndexKeys.slot(t.due(), t.id()));
         }
         members.add(t);
+        if (++placed % SETTLE_EVERY == 0) {
+          settle.run();
+        }
       }
       sort(db, TaskIndex.DUE, due);
+      settle.run();
       SetSink groups = new SetSink(db, TaskIndex.GROUPS, TaskIndex.NODE);
       BTreeMap<byte[], Long> counts = TaskIndex.countsMaker(db).create();
       members.drain(counts::put, groups::put);

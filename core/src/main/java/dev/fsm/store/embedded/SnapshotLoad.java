@@ -14,20 +14,29 @@ import org.mapdb.DB;
  */
 final class SnapshotLoad {
 
+  /** Tasks loaded between two settles of the volume, whose replaced mappings take memory. */
+  private static final int SETTLE_EVERY = 4096;
+
   private SnapshotLoad() {}
 
   static TaskIndex load(Path file, TaskIndex.SnapshotSource snapshot) throws IOException {
-    DB db = TaskIndex.openFile(file);
+    TaskIndex.IndexFile opened = TaskIndex.openFile(file);
+    DB db = opened.db();
     try {
       DB.TreeMapSink<byte[], byte[]> tasksSink = TaskIndex.tasksMaker(db).createFromSink();
       DB.TreeMapSink<byte[], byte[]> historySink = TaskIndex.historyMaker(db).createFromSink();
       List<StoreEvent> versions = new ArrayList<>();
+      long[] loaded = {0};
       snapshot.read(event -> {
         if (event instanceof StoreEvent.Restored r) {
           String id = r.task().id();
-          tasksSink.put(IndexKeys.id(id), StoreEventCodec.encodeTask(TaskIndex.withoutLease(r.task())));
+          tasksSink.put(IndexKeys.id(id),
+              StoreEventCodec.encodeTask(TaskIndex.withoutLease(r.task())));
           for (int i = 0; i < r.history().size(); i++) {
             historySink.put(IndexKeys.history(id, i), TransitionCodec.encode(r.history().get(i)));
+          }
+          if (++loaded[0] % SETTLE_EVERY == 0) {
+            opened.volume().settle();
           }
         } else if (event instanceof StoreEvent.Registered) {
           versions.add(event);
@@ -38,7 +47,7 @@ final class SnapshotLoad {
       });
       tasksSink.create();
       historySink.create();
-      TaskIndex index = TaskIndex.rebuilding(db, true);
+      TaskIndex index = TaskIndex.rebuilding(opened, true);
       versions.forEach(index::apply);
       return index;
     } catch (IOException | RuntimeException | Error e) {

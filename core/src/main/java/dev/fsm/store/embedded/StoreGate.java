@@ -188,7 +188,10 @@ final class StoreGate {
     }
   }
 
-  /** Under the index's lock: applies what waits, in order; after a failure only drops it. */
+  /**
+   * Under the index's lock: applies what waits, in order, then settles the index; after a
+   * failure only drops what waits.
+   */
   private void applyWaiting() {
     TaskIndex.Appended next;
     while ((next = unapplied.poll()) != null) {
@@ -200,12 +203,14 @@ final class StoreGate {
       } catch (RuntimeException | Error e) {
         // The journal has the change and the index may hold part of it: only a rebuild agrees.
         FsmException failed = brokenBy(indexFailed(e));
-        if (e instanceof Error error) {
+        if (e instanceof VirtualMachineError error) {
           throw error;
         }
+        // MapDB signals a closed or damaged store with errors too (IllegalAccessError).
         throw failed;
       }
     }
+    index.settle();
   }
 
   private void throwIfBroken() {

@@ -58,6 +58,8 @@ final class TaskIndex implements AutoCloseable {
   private static final GroupSerializer<byte[]> KEY = KeySerializer.INSTANCE;
 
   private final DB db;
+  /** The volume under {@link #db}; null for an index opened only to be checked. */
+  private final PrivateFileVolume volume;
   private final BTreeMap<byte[], byte[]> tasks;
   /** Null while a rebuild replays; see {@link #placeAll}. */
   private TaskQueues queues;
@@ -69,16 +71,18 @@ final class TaskIndex implements AutoCloseable {
   /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
   private final RecentTasks recent = new RecentTasks(8192);
 
-  private TaskIndex(DB db, boolean create) {
-    this(db, create, create, false);
+  private TaskIndex(IndexFile file, boolean create) {
+    this(file, create, create, false);
   }
 
   /**
    * Opens or creates the collections: the task and history maps as {@code createMaps} says, the
    * rest as {@code create} says, except that a rebuild leaves out the queues and groups.
    */
-  private TaskIndex(DB db, boolean create, boolean createMaps, boolean rebuilding) {
+  private TaskIndex(IndexFile file, boolean create, boolean createMaps, boolean rebuilding) {
+    DB db = file.db();
     this.db = db;
+    this.volume = file.volume();
     this.tasks = map(tasksMaker(db), createMaps);
     this.history = new TaskHistories(map(historyMaker(db), createMaps));
     if (!rebuilding) {
@@ -125,18 +129,18 @@ final class TaskIndex implements AutoCloseable {
    * then {@link #placeAll}.
    */
   static TaskIndex rebuilding(Path file) {
-    DB db = openFile(file);
+    IndexFile opened = openFile(file);
     try {
-      return rebuilding(db, false);
+      return rebuilding(opened, false);
     } catch (RuntimeException | Error e) {
-      db.close();
+      opened.db().close();
       throw e;
     }
   }
 
-  /** A rebuilding index in {@code db}, over task and history maps made already or not. */
-  static TaskIndex rebuilding(DB db, boolean mapsMade) {
-    return new TaskIndex(db, true, !mapsMade, true);
+  /** A rebuilding index in {@code file}, over task and history maps made already or not. */
+  static TaskIndex rebuilding(IndexFile file, boolean mapsMade) {
+    return new TaskIndex(file, true, !mapsMade, true);
   }
 
   /**
@@ -149,7 +153,7 @@ final class TaskIndex implements AutoCloseable {
 
   /** As {@link #placeAll(Path)}, with the heap budgets given. */
   void placeAll(Path file, long runBytes, long memberBytes) throws IOException {
-    Placement.build(db, tasks.values(), file, runBytes, memberBytes);
+    Placement.build(db, tasks.values(), file, runBytes, memberBytes, this::settle);
     openPlaces(false);
   }
 
@@ -158,16 +162,24 @@ final class TaskIndex implements AutoCloseable {
     this.groups = new TaskGroups(set(db, GROUPS, KEY, create), map(countsMaker(db), create));
   }
 
+  /** An index file opened for MapDB: the database, and the volume under it. */
+  record IndexFile(DB db, PrivateFileVolume volume) {}
+
   /**
-   * Opens the index file for use: memory-mapped (reads through a RandomAccessFile cost a system
-   * call per byte), no transactions, and no MapDB locking under the store's own lock. No
-   * zero-filling of each new stretch of file either: MapDB wrote zeros through a
-   * RandomAccessFile under the store's lock for milliseconds at a time, while a file extended by
-   * setLength reads as zeros anyway (and the index is rebuildable should anything be off).
+   * Opens the index file for use: memory-mapped copy-on-write ({@link PrivateFileVolume}; reads
+   * through a RandomAccessFile cost a system call per byte, and a shared mapping wrote every
+   * change back to disk beside the journal), no transactions, and no MapDB locking under the
+   * store's own lock.
    */
-  static DB openFile(Path file) {
-    return DBMaker.fileDB(file.toFile()).fileMmapEnableIfSupported().fileMmapPreclearDisable()
-        .concurrencyDisable().make();
+  static IndexFile openFile(Path file) {
+    PrivateFileVolume volume = PrivateFileVolume.open(file);
+    try {
+      return new IndexFile(DBMaker.volumeDB(volume, volume.length() > 0).concurrencyDisable()
+          .make(), volume);
+    } catch (RuntimeException | Error e) {
+      volume.close();
+      throw e;
+    }
   }
 
   /**
@@ -181,18 +193,33 @@ final class TaskIndex implements AutoCloseable {
 
   /** A new, empty index in a file that does not exist yet. */
   static TaskIndex create(Path file) {
-    DB db = openFile(file);
+    IndexFile opened = openFile(file);
     try {
-      return new TaskIndex(db, true);
+      return new TaskIndex(opened, true);
     } catch (RuntimeException | Error e) {
-      db.close();
+      opened.db().close();
       throw e;
     }
   }
 
   /** The index in an opened file; fails when a collection is missing. */
-  static TaskIndex open(DB db) {
-    return new TaskIndex(db, false);
+  static TaskIndex open(IndexFile file) {
+    return new TaskIndex(file, false);
+  }
+
+  /** The index in a file opened to be checked ({@link #openFileToCheck}). */
+  static TaskIndex openToCheck(DB db) {
+    return new TaskIndex(new IndexFile(db, null), false);
+  }
+
+  /**
+   * Between operations: gives back the memory of mappings the volume has replaced (see {@link
+   * PrivateFileVolume#settle}).
+   */
+  void settle() {
+    if (volume != null) {
+      volume.settle();
+    }
   }
 
   /**

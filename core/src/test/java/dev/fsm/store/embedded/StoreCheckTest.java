@@ -52,7 +52,7 @@ class StoreCheckTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       Workload.run(store);
     }
-    DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE));
+    DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE)).db();
     try {
       var tasks = db.treeMap("tasks", KeySerializer.INSTANCE, Serializer.BYTE_ARRAY).open();
       Task t = TaskIndex.decode(tasks.get(IndexKeys.id("w-05")));
@@ -84,7 +84,7 @@ class StoreCheckTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       Workload.run(store);
     }
-    DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE));
+    DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE)).db();
     try {
       db.treeMap("history", KeySerializer.INSTANCE, KeySerializer.INSTANCE).open().clear();
     } finally {
