@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -13,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.mapdb.DBException;
 import org.mapdb.DataInput2;
-import org.mapdb.volume.CleanerUtil;
 import org.mapdb.volume.Volume;
 
 /**
@@ -29,8 +27,9 @@ import org.mapdb.volume.Volume;
  * The budget keeps memory bounded however many tasks are stored.
  *
  * <p>Writes are tracked per 4 KiB page. A written slice is mapped again afterwards, so its
- * private pages are given back; the old mapping is unmapped at the next {@link #settle}, when no
- * MapDB operation can still be reading it. Not thread-safe: the index's lock guards it.
+ * private pages are given back; the old mapping is unmapped ({@link Mappings}) at the next
+ * {@link #settle}, when no MapDB operation can still be reading it. Not thread-safe: the
+ * index's lock guards it.
  */
 final class PrivateFileVolume extends Volume {
 
@@ -49,6 +48,7 @@ final class PrivateFileVolume extends Volume {
   private final File file;
   private final FileChannel channel;
   private final long budget;
+  private final Mappings mappings = Mappings.forThisJvm();
   private ByteBuffer[] slices;
   /** Changed pages per slice, a bit each; null where none changed. */
   private long[][] dirty;
@@ -106,11 +106,7 @@ final class PrivateFileVolume extends Volume {
    */
   void settle() {
     for (ByteBuffer b : retired) {
-      try {
-        CleanerUtil.freeBuffer(b);
-      } catch (IOException e) {
-        // Left to the garbage collector, which unmaps it too, later.
-      }
+      mappings.unmap(b);
     }
     retired.clear();
   }
@@ -125,7 +121,7 @@ final class PrivateFileVolume extends Volume {
   }
 
   private ByteBuffer map(int slice) throws IOException {
-    return channel.map(FileChannel.MapMode.PRIVATE, (long) slice << SLICE_SHIFT, SLICE);
+    return mappings.map(channel, (long) slice << SLICE_SHIFT, SLICE);
   }
 
   private ByteBuffer slice(long offset) {
@@ -425,8 +421,4 @@ final class PrivateFileVolume extends Volume {
     return false;
   }
 
-  /** The mapping of one slice, for tests. */
-  MappedByteBuffer mapping(int slice) {
-    return (MappedByteBuffer) slices[slice];
-  }
 }
