@@ -152,9 +152,14 @@ final class PrivateFileVolume extends Volume {
     }
   }
 
-  /** Writes the slices changed longest ago until half the budget is left. */
+  /**
+   * Writes the slices changed longest ago until a slice's worth of the budget is free: about 1
+   * MiB at a time, so that neither this nor the force of the file that follows holds the
+   * journal's forces up for long (written 4 MiB at a time, a force of them now and then delayed
+   * half-load acknowledgements by 30-50 ms; 32 MiB at a time, by 40-190 ms).
+   */
   private void writeOldest() {
-    while (dirtyBytes() > budget / 2) {
+    while (dirtyBytes() > budget - SLICE) {
       int oldest = -1;
       for (int i = 0; i < slices.length; i++) {
         if (dirty[i] != null && !isRecent(i) && (oldest < 0 || changedAt[i] < changedAt[oldest])) {

@@ -150,6 +150,14 @@ final class StoreGate {
     return new Pending<>(result, lastAppend);
   }
 
+  /**
+   * Outside the lock: waits until everything appended so far is on disk, so that a background
+   * task taking the lock again and again lets the writers waiting for it append in between.
+   */
+  void awaitAppended() {
+    await(appending(() -> afterLastChange(null)));
+  }
+
   /** Waits, outside the lock, until the change is on disk, and gives its result. */
   <T> T await(Pending<T> pending) {
     if (pending.durable() == null) {

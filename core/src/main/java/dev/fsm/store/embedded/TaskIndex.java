@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
@@ -433,21 +434,25 @@ final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * Up to {@code max} tasks with ids after {@code afterId} (from the first when null) and up to
-   * {@code throughId}, in order.
+   * The tasks with ids after {@code afterId} (from the first when null) and up to {@code
+   * throughId}, in order, each read as the iterator reaches it; use it within one hold of the
+   * index's lock.
    */
-  List<Task> tasksBetween(String afterId, String throughId, int max) {
-    List<Task> found = new ArrayList<>(Math.min(max, 1024));
+  Iterator<Task> tasksBetween(String afterId, String throughId) {
     byte[] through = IndexKeys.id(throughId);
-    Iterable<byte[]> range = afterId == null ? tasks.headMap(through, true).values()
-        : tasks.subMap(IndexKeys.id(afterId), false, through, true).values();
-    for (byte[] bytes : range) {
-      if (found.size() == max) {
-        break;
+    Iterator<byte[]> range = (afterId == null ? tasks.headMap(through, true).values()
+        : tasks.subMap(IndexKeys.id(afterId), false, through, true).values()).iterator();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return range.hasNext();
       }
-      found.add(decode(bytes));
-    }
-    return found;
+
+      @Override
+      public Task next() {
+        return decode(range.next());
+      }
+    };
   }
 
   /**
