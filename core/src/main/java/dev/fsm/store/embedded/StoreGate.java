@@ -63,6 +63,8 @@ final class StoreGate {
   /** The newest append: what a later result may rest on. */
   private CompletableFuture<Long> lastAppend = CompletableFuture.completedFuture(0L);
   private boolean closed;
+  /** The newest append {@link #yieldToWriters} saw; only its one caller thread uses it. */
+  private CompletableFuture<Long> seenByBackground;
   private final AtomicReference<FsmException> broken = new AtomicReference<>();
 
   StoreGate(Path folder, Journal journal, TaskIndex index, Leases leases) {
@@ -151,11 +153,17 @@ final class StoreGate {
   }
 
   /**
-   * Outside the lock: waits until everything appended so far is on disk, so that a background
-   * task taking the lock again and again lets the writers waiting for it append in between.
+   * Outside the lock, for a background task that takes the lock again and again: when changes
+   * were appended since its last call (writers are at work), pauses twice {@code heldNanos}, so
+   * that the task holds the lock at most a third of the time and the writers waiting for it
+   * append in between; when the store is idle, goes on at once.
    */
-  void awaitAppended() {
-    await(appending(() -> afterLastChange(null)));
+  void yieldToWriters(long heldNanos) {
+    CompletableFuture<Long> newest = appending(() -> lastAppend);
+    if (newest != seenByBackground) {
+      seenByBackground = newest;
+      LockSupport.parkNanos(2 * heldNanos);
+    }
   }
 
   /** Waits, outside the lock, until the change is on disk, and gives its result. */
