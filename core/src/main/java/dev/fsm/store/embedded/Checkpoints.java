@@ -1,6 +1,7 @@
 package dev.fsm.store.embedded;
 
 import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.Threads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,17 +86,7 @@ final class Checkpoints {
     if (running == null) {
       return;
     }
-    boolean interrupted = false;
-    while (running.isAlive()) {
-      try {
-        running.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.joinUninterruptibly(running);
   }
 
   private void takeInBackground() {

@@ -2,6 +2,7 @@ package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
 import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.Threads;
 import java.nio.file.Path;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -247,17 +248,7 @@ final class StoreGate {
    */
   boolean close() {
     boolean wasOpen = closeUnderLock();
-    boolean interrupted = false;
-    while (indexer.isAlive()) {
-      try {
-        indexer.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.joinUninterruptibly(indexer);
     return wasOpen;
   }
 

@@ -95,17 +95,7 @@ final class GroupCommit {
     } finally {
       lock.unlock();
     }
-    boolean interrupted = false;
-    while (thread.isAlive()) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.joinUninterruptibly(thread);
   }
 
   /** Breaks the segment writer as a failing disk would. For tests. */
