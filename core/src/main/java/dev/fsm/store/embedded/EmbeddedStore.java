@@ -173,7 +173,8 @@ public final class EmbeddedStore implements Store {
         }
         if (!leases.heldOut(id)) {
           // Its lease had ended and put it back in the due queue: out again.
-          gate.index().unqueue(gate.index().get(id));
+          TaskIndex upToDate = gate.index();
+          upToDate.unqueue(upToDate.get(id));
         }
         leases.set(id, new Lease(owner, until), leases.historyLength(id));
       }

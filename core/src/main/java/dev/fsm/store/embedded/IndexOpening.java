@@ -27,8 +27,6 @@ final class IndexOpening {
   static final String FILE = "index.db";
 
   private static final int PROGRESS_EVERY = 16_384;
-  /** Records replayed between two settles of the index (see {@link TaskIndex#settle}). */
-  private static final int SETTLE_EVERY = 4096;
 
   /** The index ready for use, and what was done to get it. */
   record Opened(TaskIndex index, OpenReport report) {}
@@ -128,7 +126,7 @@ final class IndexOpening {
       journal.replay(covered + 1, (sequence, record) -> {
         index.apply(decode(folder, "journal record " + sequence, record, count, total,
             progress));
-        if (count[0] % SETTLE_EVERY == 0) {
+        if (count[0] % TaskIndex.SETTLE_EVERY == 0) {
           index.settle();
         }
       });

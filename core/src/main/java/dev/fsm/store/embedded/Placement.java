@@ -24,9 +24,6 @@ final class Placement {
   /** Heap for group members held before they are spilled; a growing buffer may double it. */
   static final long MEMBER_BYTES = 4L << 20;
 
-  /** Tasks placed between two settles of the index's volume (see {@link TaskIndex#settle}). */
-  private static final int SETTLE_EVERY = 4096;
-
   private Placement() {}
 
   /** Creates the due queue, the group set and the group counts from {@code tasks}. */
@@ -41,7 +38,7 @@ final class Placement {
           due.add(IndexKeys.slot(t.due(), t.id()));
         }
         members.add(t);
-        if (++placed % SETTLE_EVERY == 0) {
+        if (++placed % TaskIndex.SETTLE_EVERY == 0) {
           settle.run();
         }
       }

@@ -120,6 +120,13 @@ final class PrivateFileVolume extends Volume {
     }
   }
 
+  /** Grows or shrinks the per-slice arrays together. */
+  private void resize(int count) {
+    slices = Arrays.copyOf(slices, count);
+    dirty = Arrays.copyOf(dirty, count);
+    changedAt = Arrays.copyOf(changedAt, count);
+  }
+
   private ByteBuffer map(int slice) throws IOException {
     return mappings.map(channel, (long) slice << SLICE_SHIFT, SLICE);
   }
@@ -233,9 +240,7 @@ final class PrivateFileVolume extends Volume {
         channel.write(ByteBuffer.wrap(new byte[1]), size - 1);
       }
       int old = slices.length;
-      slices = Arrays.copyOf(slices, needed);
-      dirty = Arrays.copyOf(dirty, needed);
-      changedAt = Arrays.copyOf(changedAt, needed);
+      resize(needed);
       for (int i = old; i < needed; i++) {
         slices[i] = map(i);
       }
@@ -257,9 +262,7 @@ final class PrivateFileVolume extends Volume {
       }
       retired.add(slices[i]);
     }
-    slices = Arrays.copyOf(slices, keep);
-    dirty = Arrays.copyOf(dirty, keep);
-    changedAt = Arrays.copyOf(changedAt, keep);
+    resize(keep);
     try {
       channel.truncate((long) keep << SLICE_SHIFT);
     } catch (IOException e) {

@@ -14,9 +14,6 @@ import org.mapdb.DB;
  */
 final class SnapshotLoad {
 
-  /** Tasks loaded between two settles of the volume, whose replaced mappings take memory. */
-  private static final int SETTLE_EVERY = 4096;
-
   private SnapshotLoad() {}
 
   static TaskIndex load(Path file, TaskIndex.SnapshotSource snapshot) throws IOException {
@@ -35,7 +32,7 @@ final class SnapshotLoad {
           for (int i = 0; i < r.history().size(); i++) {
             historySink.put(IndexKeys.history(id, i), TransitionCodec.encode(r.history().get(i)));
           }
-          if (++loaded[0] % SETTLE_EVERY == 0) {
+          if (++loaded[0] % TaskIndex.SETTLE_EVERY == 0) {
             opened.volume().settle();
           }
         } else if (event instanceof StoreEvent.Registered) {

@@ -213,6 +213,9 @@ final class TaskIndex implements AutoCloseable {
     return new TaskIndex(new IndexFile(db, null), false);
   }
 
+  /** Tasks or records a bulk load or a rebuild handles between two {@link #settle}s. */
+  static final int SETTLE_EVERY = 4096;
+
   /**
    * Between operations: gives back the memory of mappings the volume has replaced (see {@link
    * PrivateFileVolume#settle}).
