@@ -186,10 +186,12 @@ final class TaskIndex implements AutoCloseable {
   /**
    * Opens the index file to check it, through a FileChannel: when a damaged file makes the
    * checking thread loop, interrupting it closes the channel and its next read fails, which no
-   * memory-mapped read would.
+   * memory-mapped read would. Read-only, so that a check still starting after it was given up
+   * on, when a rebuild may have replaced or removed the file, never creates or changes one.
    */
   static DB openFileToCheck(Path file) {
-    return DBMaker.fileDB(file.toFile()).fileChannelEnable().concurrencyDisable().make();
+    return DBMaker.fileDB(file.toFile()).fileChannelEnable().readOnly().concurrencyDisable()
+        .make();
   }
 
   /** A new, empty index in a file that does not exist yet. */
