@@ -88,12 +88,12 @@ final class IndexKeys {
     return new Group(machine, state, status, at[0] + 1);
   }
 
-  /** A history entry's key: the task's id as a name, then the entry's place. */
-  static byte[] history(String id, int place) {
+  /** A history chunk's key: the task's id as a name, then the chunk's number. */
+  static byte[] history(String id, int chunk) {
     byte[] prefix = historyOf(id);
     byte[] key = Arrays.copyOf(prefix, prefix.length + 4);
     for (int i = 0; i < 4; i++) {
-      key[prefix.length + i] = (byte) (place >>> (24 - 8 * i));
+      key[prefix.length + i] = (byte) (chunk >>> (24 - 8 * i));
     }
     return key;
   }
@@ -104,8 +104,8 @@ final class IndexKeys {
   }
 
   /**
-   * The first key after every history key of a task: places start with a byte below 80, while
-   * the key of another task whose id begins with this one and a NUL continues with FF.
+   * The first key after every history key of a task: chunk numbers start with a byte below 80,
+   * while the key of another task whose id begins with this one and a NUL continues with FF.
    */
   static byte[] historyEnd(String id) {
     byte[] prefix = historyOf(id);
@@ -114,8 +114,8 @@ final class IndexKeys {
     return end;
   }
 
-  /** The place in a history key. */
-  static int historyPlace(byte[] key) {
+  /** The chunk number in a history key. */
+  static int historyChunk(byte[] key) {
     int n = key.length;
     return (key[n - 4] & 0xff) << 24 | (key[n - 3] & 0xff) << 16 | (key[n - 2] & 0xff) << 8
         | (key[n - 1] & 0xff);

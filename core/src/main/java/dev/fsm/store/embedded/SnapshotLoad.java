@@ -29,9 +29,7 @@ final class SnapshotLoad {
           String id = r.task().id();
           tasksSink.put(IndexKeys.id(id),
               StoreEventCodec.encodeTask(TaskIndex.withoutLease(r.task())));
-          for (int i = 0; i < r.history().size(); i++) {
-            historySink.put(IndexKeys.history(id, i), TransitionCodec.encode(r.history().get(i)));
-          }
+          TaskHistories.chunksOf(id, r.history(), historySink::put);
           if (++loaded[0] % TaskIndex.SETTLE_EVERY == 0) {
             opened.volume().settle();
           }

@@ -40,12 +40,11 @@ import org.mapdb.serializer.SerializerArrayTuple;
 final class TaskIndex implements AutoCloseable {
 
   /** Bumped when the index's layout changes; an index of another format is rebuilt. */
-  static final long FORMAT = 4;
+  static final long FORMAT = 5;
 
   private static final String FORMAT_KEY = "format";
   private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
 
-  /** Every key is bytes (see {@link IndexKeys}); history values, short, sit in nodes too. */
   /**
    * Keys per B-tree node. MapDB decodes and rewrites a whole node per visit, so smaller nodes
    * would be cheaper per visit, but measured with 200k tasks: nodes of 8 or 16 keys made changes
@@ -56,6 +55,7 @@ final class TaskIndex implements AutoCloseable {
 
   static final String DUE = "due";
   static final String GROUPS = "groups";
+  /** Every key is bytes (see {@link IndexKeys}). */
   private static final GroupSerializer<byte[]> KEY = KeySerializer.INSTANCE;
 
   private final DB db;
@@ -104,7 +104,8 @@ final class TaskIndex implements AutoCloseable {
   }
 
   static DB.TreeMapMaker<byte[], byte[]> historyMaker(DB db) {
-    return db.treeMap("history", KEY, KEY).maxNodeSize(NODE);
+    return db.treeMap("history", KEY, Serializer.BYTE_ARRAY).maxNodeSize(NODE)
+        .valuesOutsideNodesEnable();
   }
 
   static DB.TreeMapMaker<byte[], Long> countsMaker(DB db) {

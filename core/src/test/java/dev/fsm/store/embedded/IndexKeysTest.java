@@ -71,7 +71,7 @@ class IndexKeysTest {
     for (String id : List.of("a", "a\u0000", "a\u0000b", "ab", "")) {
       for (int place : new int[] {0, 1, 255, 65_536, Integer.MAX_VALUE}) {
         byte[] key = IndexKeys.history(id, place);
-        assertThat(IndexKeys.historyPlace(key)).isEqualTo(place);
+        assertThat(IndexKeys.historyChunk(key)).isEqualTo(place);
         for (String other : List.of("a", "a\u0000", "a\u0000b", "ab", "")) {
           boolean inside = UNSIGNED.compare(key, IndexKeys.historyOf(other)) >= 0
               && UNSIGNED.compare(key, IndexKeys.historyEnd(other)) < 0;
