@@ -182,7 +182,8 @@ final class IndexKeys {
     return key;
   }
 
-  private static String nameAt(byte[] key, int[] at) {
+  /** The name that starts at {@code at[0]} in a key; {@code at[0]} moves past its end. */
+  static String nameAt(byte[] key, int[] at) {
     byte[] out = new byte[key.length - at[0]];
     int n = 0;
     int i = at[0];

@@ -4,6 +4,7 @@ import dev.fsm.FsmException;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.SnapshotFile;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -118,24 +119,31 @@ final class IndexOpening {
           + " were removed or lost. Restore the store folder from a backup.");
     }
     long[] count = {0};
-    TaskIndex index = covered == 0 ? TaskIndex.rebuilding(file)
-        : TaskIndex.fromSnapshot(file, each -> SnapshotFile.read(snapshot, record -> each.accept(
-            decode(folder, "snapshot record " + (count[0] + 1), record, count, total,
-                progress))));
-    try {
-      journal.replay(covered + 1, (sequence, record) -> {
-        index.apply(decode(folder, "journal record " + sequence, record, count, total,
-            progress));
-        if (count[0] % TaskIndex.SETTLE_EVERY == 0) {
-          index.settle();
-        }
-      });
-      index.placeAll(file);
-      progress.progress(count[0], total);
-      return new Rebuilt(index, count[0], covered > 0);
-    } catch (IOException | RuntimeException | Error e) {
-      index.close();
-      throw e;
+    // The journal first, sorted by task, then merged with the snapshot into the new index.
+    try (JournalTail tail = new JournalTail(file, JournalTail.RUN_BYTES)) {
+      try {
+        journal.replay(covered + 1, (sequence, record) -> {
+          try {
+            tail.add(sequence, decode(folder, "journal record " + sequence, record, count, total,
+                progress));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+      TaskIndex index = TaskIndex.fromSnapshot(file, covered == 0 ? SnapshotLoad.NONE
+          : each -> SnapshotFile.read(snapshot, record -> each.accept(decode(folder,
+              "snapshot record " + (count[0] + 1), record, count, total, progress))), tail);
+      try {
+        index.placeAll(file);
+        progress.progress(count[0], total);
+        return new Rebuilt(index, count[0], covered > 0);
+      } catch (IOException | RuntimeException | Error e) {
+        index.close();
+        throw e;
+      }
     }
   }
 

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
@@ -49,18 +51,27 @@ final class KeySorter implements AutoCloseable {
 
   /** Gives every key added, in ascending order. */
   void drain(Consumer<byte[]> each) throws IOException {
+    try (Sorted keys = sorted()) {
+      while (keys.hasNext()) {
+        each.accept(keys.next());
+      }
+    }
+  }
+
+  /** Every key added, in ascending order, to be read once; close it when done. */
+  Sorted sorted() throws IOException {
     run.sort(Arrays::compareUnsigned);
     if (runs.isEmpty()) {
-      run.forEach(each);
+      List<byte[]> keys = new ArrayList<>(run);
       run.clear();
-      return;
+      return new Sorted(keys.iterator(), List.of(), null);
     }
     spillRun();
     out.close();
     out = null;
     List<DataInputStream> readers = new ArrayList<>();
+    PriorityQueue<Head> heads = new PriorityQueue<>();
     try {
-      PriorityQueue<Head> heads = new PriorityQueue<>();
       for (long[] r : runs) {
         SeekableByteChannel channel = Files.newByteChannel(spill).position(r[0]);
         DataInputStream in = new DataInputStream(
@@ -68,12 +79,45 @@ final class KeySorter implements AutoCloseable {
         readers.add(in);
         new Head(in, r[1]).advance(heads);
       }
-      while (!heads.isEmpty()) {
-        Head h = heads.poll();
-        each.accept(h.key);
-        h.advance(heads);
+    } catch (IOException | RuntimeException e) {
+      new Sorted(null, readers, heads).close();
+      throw e;
+    }
+    return new Sorted(null, readers, heads);
+  }
+
+  /** Sorted keys, from the heap or merged from the spilled runs as they are read. */
+  static final class Sorted implements AutoCloseable {
+    private final Iterator<byte[]> held;
+    private final List<DataInputStream> readers;
+    private final PriorityQueue<Head> heads;
+
+    private Sorted(Iterator<byte[]> held, List<DataInputStream> readers,
+        PriorityQueue<Head> heads) {
+      this.held = held;
+      this.readers = readers;
+      this.heads = heads;
+    }
+
+    boolean hasNext() {
+      return held != null ? held.hasNext() : !heads.isEmpty();
+    }
+
+    byte[] next() throws IOException {
+      if (held != null) {
+        return held.next();
       }
-    } finally {
+      Head h = heads.poll();
+      if (h == null) {
+        throw new NoSuchElementException();
+      }
+      byte[] key = h.key;
+      h.advance(heads);
+      return key;
+    }
+
+    @Override
+    public void close() throws IOException {
       for (DataInputStream in : readers) {
         in.close();
       }

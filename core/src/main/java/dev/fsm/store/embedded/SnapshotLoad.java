@@ -1,53 +1,125 @@
 package dev.fsm.store.embedded;
 
+import dev.fsm.task.Transition;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.TreeMap;
 import org.mapdb.DB;
 
 /**
- * Starts a rebuild from a snapshot: a new index whose task and history maps MapDB's sinks build
- * bottom-up, as the snapshot lists tasks in id order (inserted one by one, a node is rewritten
- * per insert and left with free space). The index is left rebuilding: see {@link
- * TaskIndex#placeAll}.
+ * Builds a rebuilt index's task and history maps bottom-up with MapDB's sinks (inserted one by
+ * one, a node is rewritten per insert and left with free space), merging two inputs in id order:
+ * the snapshot of the last checkpoint, which lists tasks in id order, and the journal after it
+ * sorted by task ({@link JournalTail}), whose last snapshot of a task and last version of a
+ * history entry win, as replaying the journal over the snapshot would leave them. The index is
+ * left rebuilding: see {@link TaskIndex#placeAll}.
  */
 final class SnapshotLoad {
 
-  private SnapshotLoad() {}
+  /** No checkpoint yet: nothing before the journal. */
+  static final TaskIndex.SnapshotSource NONE = each -> { };
 
-  static TaskIndex load(Path file, TaskIndex.SnapshotSource snapshot) throws IOException {
+  private final DB.TreeMapSink<byte[], byte[]> tasksSink;
+  private final DB.TreeMapSink<byte[], byte[]> historySink;
+  private final JournalTail.Last<JournalTail.LastTask> journalTasks;
+  private final JournalTail.Last<JournalTail.LastEntry> journalEntries;
+  private final Runnable settle;
+  private long loaded;
+
+  private SnapshotLoad(DB db, JournalTail.Last<JournalTail.LastTask> journalTasks,
+      JournalTail.Last<JournalTail.LastEntry> journalEntries, Runnable settle) {
+    this.tasksSink = TaskIndex.tasksMaker(db).createFromSink();
+    this.historySink = TaskIndex.historyMaker(db).createFromSink();
+    this.journalTasks = journalTasks;
+    this.journalEntries = journalEntries;
+    this.settle = settle;
+  }
+
+  static TaskIndex load(Path file, TaskIndex.SnapshotSource snapshot, JournalTail tail)
+      throws IOException {
     TaskIndex.IndexFile opened = TaskIndex.openFile(file);
     DB db = opened.db();
-    try {
-      DB.TreeMapSink<byte[], byte[]> tasksSink = TaskIndex.tasksMaker(db).createFromSink();
-      DB.TreeMapSink<byte[], byte[]> historySink = TaskIndex.historyMaker(db).createFromSink();
+    try (JournalTail.Last<JournalTail.LastTask> tasks = tail.tasks();
+        JournalTail.Last<JournalTail.LastEntry> entries = tail.entries()) {
+      SnapshotLoad load = new SnapshotLoad(db, tasks, entries, opened.volume()::settle);
       List<StoreEvent> versions = new ArrayList<>();
-      long[] loaded = {0};
-      snapshot.read(event -> {
-        if (event instanceof StoreEvent.Restored r) {
-          String id = r.task().id();
-          tasksSink.put(IndexKeys.id(id),
-              StoreEventCodec.encodeTask(TaskIndex.withoutLease(r.task())));
-          TaskHistories.chunksOf(id, r.history(), historySink::put);
-          if (++loaded[0] % TaskIndex.SETTLE_EVERY == 0) {
-            opened.volume().settle();
+      try {
+        snapshot.read(event -> {
+          if (event instanceof StoreEvent.Restored r) {
+            byte[] name = IndexKeys.historyOf(r.task().id());
+            load.journalOnlyBefore(name);
+            load.emit(r.task().id(), StoreEventCodec.encodeTask(
+                TaskIndex.withoutLease(r.task())), r.history());
+          } else if (event instanceof StoreEvent.Registered) {
+            versions.add(event);
+          } else {
+            throw new IllegalArgumentException("a snapshot holds no "
+                + event.getClass().getSimpleName() + " records");
           }
-        } else if (event instanceof StoreEvent.Registered) {
-          versions.add(event);
-        } else {
-          throw new IllegalArgumentException("a snapshot holds no "
-              + event.getClass().getSimpleName() + " records");
-        }
-      });
-      tasksSink.create();
-      historySink.create();
+        });
+        load.journalOnlyBefore(null);
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+      load.tasksSink.create();
+      load.historySink.create();
       TaskIndex index = TaskIndex.rebuilding(opened, true);
       versions.forEach(index::apply);
+      tail.versions().forEach(index::apply);
       return index;
     } catch (IOException | RuntimeException | Error e) {
       db.close();
       throw e;
+    }
+  }
+
+  /** Emits every task the journal has and the snapshot lacks that sorts before {@code name}. */
+  private void journalOnlyBefore(byte[] name) {
+    while (true) {
+      JournalTail.LastTask t = journalTasks.peek();
+      JournalTail.LastEntry e = journalEntries.peek();
+      byte[] tn = t == null ? null : IndexKeys.historyOf(t.id());
+      byte[] en = e == null ? null : IndexKeys.historyOf(e.id());
+      byte[] first = tn == null ? en : en == null || Arrays.compareUnsigned(tn, en) <= 0 ? tn : en;
+      if (first == null || name != null && Arrays.compareUnsigned(first, name) >= 0) {
+        return;
+      }
+      emit(first == tn ? t.id() : e.id(), null, List.of());
+    }
+  }
+
+  /**
+   * Emits one task: the journal's last snapshot of it, else the snapshot's ({@code null}: none),
+   * and its history, the snapshot's entries overlaid with the journal's.
+   */
+  private void emit(String id, byte[] fromSnapshot, List<Transition> history) {
+    try {
+      byte[] task = fromSnapshot;
+      JournalTail.LastTask t = journalTasks.peek();
+      if (t != null && t.id().equals(id)) {
+        task = journalTasks.take().encoded();
+      }
+      TreeMap<Integer, byte[]> entries = new TreeMap<>();
+      for (int place = 0; place < history.size(); place++) {
+        entries.put(place, TransitionCodec.encode(history.get(place)));
+      }
+      for (JournalTail.LastEntry e = journalEntries.peek(); e != null && e.id().equals(id);
+          e = journalEntries.peek()) {
+        entries.put(e.place(), journalEntries.take().encoded());
+      }
+      if (task != null) {
+        tasksSink.put(IndexKeys.id(id), task);
+      }
+      TaskHistories.chunksOf(id, entries, historySink::put);
+      if (++loaded % TaskIndex.SETTLE_EVERY == 0) {
+        settle.run();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

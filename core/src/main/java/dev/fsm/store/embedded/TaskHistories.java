@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.SortedMap;
 
 /**
  * The index's task histories, in chunks of {@link #CHUNK} entries: chunk {@code c} of a task is
@@ -66,15 +67,24 @@ final class TaskHistories {
     }
   }
 
-  /** The chunks of a whole history, keyed as the index keys them: how a snapshot load adds it. */
-  static void chunksOf(String id, List<Transition> history, ChunkSink sink) {
+  /**
+   * The chunks of a task's history, given as encoded entries by place, keyed as the index keys
+   * them and in key order: how a rebuild adds it.
+   */
+  static void chunksOf(String id, SortedMap<Integer, byte[]> entries, ChunkSink sink) {
     byte[] chunk = null;
-    for (int place = 0; place < history.size(); place++) {
-      chunk = with(chunk, place % CHUNK, TransitionCodec.encode(history.get(place)));
-      if (place % CHUNK == CHUNK - 1 || place == history.size() - 1) {
-        sink.put(IndexKeys.history(id, place / CHUNK), chunk);
+    int chunkNumber = -1;
+    for (Map.Entry<Integer, byte[]> e : entries.entrySet()) {
+      int place = e.getKey();
+      if (place / CHUNK != chunkNumber && chunk != null) {
+        sink.put(IndexKeys.history(id, chunkNumber), chunk);
         chunk = null;
       }
+      chunkNumber = place / CHUNK;
+      chunk = with(chunk, place % CHUNK, e.getValue());
+    }
+    if (chunk != null) {
+      sink.put(IndexKeys.history(id, chunkNumber), chunk);
     }
   }
 

@@ -119,11 +119,12 @@ final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * A new index for a rebuild filled from a snapshot, in a file that does not exist yet; see
-   * {@link SnapshotLoad}. Apply the journal after the snapshot, then {@link #placeAll}.
+   * A new index for a rebuild filled from a snapshot and the journal after it, in a file that
+   * does not exist yet; see {@link SnapshotLoad}. Then {@link #placeAll}.
    */
-  static TaskIndex fromSnapshot(Path file, SnapshotSource snapshot) throws IOException {
-    return SnapshotLoad.load(file, snapshot);
+  static TaskIndex fromSnapshot(Path file, SnapshotSource snapshot, JournalTail tail)
+      throws IOException {
+    return SnapshotLoad.load(file, snapshot, tail);
   }
 
   /**

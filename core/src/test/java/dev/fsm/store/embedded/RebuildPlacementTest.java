@@ -62,9 +62,9 @@ class RebuildPlacementTest {
     journal.addAll(tail(journal));
     Path rebuiltFile = dir.resolve("journal-only.db");
     try (TaskIndex each = TaskIndex.create(dir.resolve("journal-each.db"));
-        TaskIndex rebuilt = TaskIndex.rebuilding(rebuiltFile)) {
+        JournalTail sorted = journal(rebuiltFile, journal, 2048);
+        TaskIndex rebuilt = SnapshotLoad.load(rebuiltFile, SnapshotLoad.NONE, sorted)) {
       journal.forEach(each::apply);
-      journal.forEach(rebuilt::apply);
       rebuilt.placeAll(rebuiltFile, 1024, 512);
       assertEqual(each.collections(), rebuilt.collections());
       assertThat(rebuilt.claimable(10_000, T.plusSeconds(3600), t -> true))
@@ -73,12 +73,26 @@ class RebuildPlacementTest {
   }
 
   /**
-   * Records after a snapshot: a third of its tasks sent to sleep, a fifth leased by a store of an
-   * earlier version (which changes nothing now), and one new task.
+   * Records after a snapshot: a third of its tasks sent to sleep (some twice over), a seventh's
+   * last entry written again (a checkpoint's copy may hold changes its journal replays), a fifth
+   * leased by a store of an earlier version (which changes nothing now), and new tasks (ids
+   * sorting among the snapshot's, one with a history of several chunks).
    */
   private static List<StoreEvent> tail(List<StoreEvent> snapshot) {
     List<StoreEvent> later = new ArrayList<>();
     for (StoreEvent e : snapshot) {
+      if (e instanceof StoreEvent.Restored r && r.task().id().hashCode() % 7 == 0
+          && !r.history().isEmpty()) {
+        later.add(new StoreEvent.Changed(TaskIndex.withoutLease(r.task()),
+            r.history().get(r.history().size() - 1), r.history().size() - 1));
+      }
+      if (e instanceof StoreEvent.Restored r && r.task().id().hashCode() % 6 == 0) {
+        later.add(new StoreEvent.Changed(sleeping(TaskIndex.withoutLease(r.task())),
+            new Transition(T.plusSeconds(4), r.task().state(), "sleep", r.task().state(), 0, 1,
+                "op", "first"), r.history().size()));
+        later.add(new StoreEvent.Created(List.of(
+            TaskIndex.withoutLease(task(r.task().id() + "-new", new Random(3))))));
+      }
       if (e instanceof StoreEvent.Restored r && r.task().id().hashCode() % 3 == 0) {
         later.add(new StoreEvent.Changed(sleeping(TaskIndex.withoutLease(r.task())),
             new Transition(T.plusSeconds(5), r.task().state(), "sleep", r.task().state(), 0, 1,
@@ -89,9 +103,24 @@ class RebuildPlacementTest {
             new Lease("w", T.plusSeconds(90))))));
       }
     }
-    later.add(new StoreEvent.Created(List.of(
-        TaskIndex.withoutLease(task("new", new Random(9))))));
+    Task fresh = TaskIndex.withoutLease(task("new", new Random(9)));
+    later.add(new StoreEvent.Created(List.of(fresh)));
+    for (int place = 0; place < 2 * TaskHistories.CHUNK + 3; place++) {
+      later.add(new StoreEvent.Changed(fresh, new Transition(T.plusSeconds(place), "a", "go",
+          "b", place, 1, "w", ""), place));
+    }
     return later;
+  }
+
+  /** The records sorted for a rebuild, as journal records 1, 2, ... */
+  private static JournalTail journal(Path indexFile, List<StoreEvent> records, long runBytes)
+      throws IOException {
+    JournalTail journal = new JournalTail(indexFile, runBytes);
+    long sequence = 0;
+    for (StoreEvent e : records) {
+      journal.add(++sequence, e);
+    }
+    return journal;
   }
 
   private void assertSame(List<StoreEvent> events, List<StoreEvent> tail, long runBytes,
@@ -101,8 +130,8 @@ class RebuildPlacementTest {
     try (TaskIndex each = TaskIndex.create(dir.resolve("each-" + name + ".db"))) {
       events.forEach(each::apply);
       tail.forEach(each::apply);
-      try (TaskIndex bulk = SnapshotLoad.load(bulkFile, events::forEach)) {
-        tail.forEach(bulk::apply);
+      try (JournalTail journal = journal(bulkFile, tail, runBytes);
+          TaskIndex bulk = SnapshotLoad.load(bulkFile, events::forEach, journal)) {
         bulk.placeAll(bulkFile, runBytes, memberBytes);
         assertEqual(each.collections(), bulk.collections());
         assertThat(bulk.counts()).isEqualTo(each.counts());

@@ -75,7 +75,11 @@ class TaskHistoriesTest {
         histories.put("id", place, history.get(place));
       }
       TreeMap<byte[], byte[]> loaded = new TreeMap<>(Arrays::compareUnsigned);
-      TaskHistories.chunksOf("id", history, loaded::put);
+      TreeMap<Integer, byte[]> byPlace = new TreeMap<>();
+      for (int place = 0; place < size; place++) {
+        byPlace.put(place, TransitionCodec.encode(history.get(place)));
+      }
+      TaskHistories.chunksOf("id", byPlace, loaded::put);
       assertSameBytes(loaded, chunks);
       assertThat(new TaskHistories(loaded).of("id")).isEqualTo(history);
     }

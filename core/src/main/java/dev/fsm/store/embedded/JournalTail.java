@@ -1,0 +1,189 @@
+package dev.fsm.store.embedded;
+
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+
+/**
+ * The journal after a checkpoint, read for a rebuild and sorted by task: each task's last
+ * snapshot and each history entry's last version, in id order, so that the rebuild can merge them
+ * with the snapshot (also in id order) and build the index bottom-up with MapDB's sinks instead
+ * of applying record after record to B-trees. Measured before: 63-82k transition records/s, the
+ * B-tree descents of the task and history puts most of it. Sorting happens in bounded runs
+ * ({@link KeySorter}) spilled next to the index.
+ */
+final class JournalTail implements AutoCloseable {
+
+  /** Heap for each sort run; about 25,000 transition records of 300 bytes. */
+  static final long RUN_BYTES = 8L << 20;
+
+  /** A task's last snapshot in the journal. */
+  record LastTask(String id, byte[] encoded) {}
+
+  /** A history entry's last version in the journal. */
+  record LastEntry(String id, int place, byte[] encoded) {}
+
+  private final KeySorter tasks;
+  private final KeySorter entries;
+  private final List<StoreEvent> versions = new ArrayList<>();
+
+  JournalTail(Path indexFile, long runBytes) {
+    this.tasks = new KeySorter(spill(indexFile, "tasks"), runBytes);
+    this.entries = new KeySorter(spill(indexFile, "history"), runBytes);
+  }
+
+  /**
+   * Adds the journal record {@code sequence}, as {@link TaskIndex#apply(StoreEvent)} would
+   * apply it: tasks without their leases; {@code Leased} records of older journals change
+   * nothing.
+   */
+  void add(long sequence, StoreEvent event) throws IOException {
+    if (event instanceof StoreEvent.Created c) {
+      for (int i = 0; i < c.tasks().size(); i++) {
+        addTask(sequence, i, c.tasks().get(i));
+      }
+    } else if (event instanceof StoreEvent.Changed c) {
+      addTask(sequence, 0, c.task());
+      addEntry(sequence, c.task().id(), c.historyIndex(), c.entry());
+    } else if (event instanceof StoreEvent.Restored r) {
+      addTask(sequence, 0, r.task());
+      for (int place = 0; place < r.history().size(); place++) {
+        addEntry(sequence, r.task().id(), place, r.history().get(place));
+      }
+    } else if (event instanceof StoreEvent.Registered) {
+      versions.add(event);
+    }
+  }
+
+  /** The machine versions registered, in journal order. */
+  List<StoreEvent> versions() {
+    return versions;
+  }
+
+  /** Each task's last snapshot, in id order; close it when done. */
+  Last<LastTask> tasks() throws IOException {
+    return new Last<>(this.tasks.sorted(), key -> {
+      int[] at = {0};
+      String id = IndexKeys.nameAt(key, at);
+      return new LastTask(id, slice(key, at[0] + 12));
+    }, (a, b) -> a.id().equals(b.id()));
+  }
+
+  /** Each history entry's last version, in id then place order; close it when done. */
+  Last<LastEntry> entries() throws IOException {
+    return new Last<>(this.entries.sorted(), key -> {
+      int[] at = {0};
+      String id = IndexKeys.nameAt(key, at);
+      return new LastEntry(id, readInt(key, at[0]), slice(key, at[0] + 12));
+    }, (a, b) -> a.id().equals(b.id()) && a.place() == b.place());
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      tasks.close();
+    } finally {
+      entries.close();
+    }
+  }
+
+  // A task's sort key: its id as a name, the record's sequence and the task's place in it, so
+  // that its last snapshot sorts last; then the task, encoded without a lease.
+  private void addTask(long sequence, int ordinal, Task task) throws IOException {
+    byte[] name = IndexKeys.historyOf(task.id());
+    byte[] value = StoreEventCodec.encodeTask(TaskIndex.withoutLease(task));
+    byte[] key = new byte[name.length + 12 + value.length];
+    System.arraycopy(name, 0, key, 0, name.length);
+    writeLong(key, name.length, sequence);
+    writeInt(key, name.length + 8, ordinal);
+    System.arraycopy(value, 0, key, name.length + 12, value.length);
+    tasks.add(key);
+  }
+
+  // An entry's sort key: the task's id as a name, the entry's place, the record's sequence;
+  // then the entry.
+  private void addEntry(long sequence, String id, int place, Transition entry)
+      throws IOException {
+    byte[] name = IndexKeys.historyOf(id);
+    byte[] value = TransitionCodec.encode(entry);
+    byte[] key = new byte[name.length + 12 + value.length];
+    System.arraycopy(name, 0, key, 0, name.length);
+    writeInt(key, name.length, place);
+    writeLong(key, name.length + 4, sequence);
+    System.arraycopy(value, 0, key, name.length + 12, value.length);
+    entries.add(key);
+  }
+
+  /** Sorted items with only the last of each run of equal ones kept. */
+  static final class Last<T> implements AutoCloseable {
+
+    private final KeySorter.Sorted keys;
+    private final Function<byte[], T> decode;
+    private final BiPredicate<T, T> same;
+    private T next;
+
+    private Last(KeySorter.Sorted keys, Function<byte[], T> decode,
+        BiPredicate<T, T> same) throws IOException {
+      this.keys = keys;
+      this.decode = decode;
+      this.same = same;
+      this.next = keys.hasNext() ? decode.apply(keys.next()) : null;
+    }
+
+    /** The next item, without taking it; null at the end. */
+    T peek() {
+      return next;
+    }
+
+    /** Takes the next item. */
+    T take() throws IOException {
+      T taken = next;
+      next = null;
+      while (keys.hasNext()) {
+        T following = decode.apply(keys.next());
+        if (!same.test(taken, following)) {
+          next = following;
+          break;
+        }
+        taken = following;
+      }
+      return taken;
+    }
+
+    @Override
+    public void close() throws IOException {
+      keys.close();
+    }
+  }
+
+  private static Path spill(Path file, String what) {
+    return file.resolveSibling(file.getFileName() + "." + what + ".spill");
+  }
+
+  private static byte[] slice(byte[] key, int from) {
+    return Arrays.copyOfRange(key, from, key.length);
+  }
+
+  private static void writeLong(byte[] key, int at, long v) {
+    for (int i = 0; i < 8; i++) {
+      key[at + i] = (byte) (v >>> (56 - 8 * i));
+    }
+  }
+
+  private static void writeInt(byte[] key, int at, int v) {
+    for (int i = 0; i < 4; i++) {
+      key[at + i] = (byte) (v >>> (24 - 8 * i));
+    }
+  }
+
+  private static int readInt(byte[] key, int at) {
+    return (key[at] & 0xff) << 24 | (key[at + 1] & 0xff) << 16 | (key[at + 2] & 0xff) << 8
+        | (key[at + 3] & 0xff);
+  }
+}
