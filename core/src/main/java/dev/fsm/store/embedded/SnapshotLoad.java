@@ -67,7 +67,7 @@ final class SnapshotLoad {
       }
       load.tasksSink.create();
       load.historySink.create();
-      TaskIndex index = TaskIndex.rebuilding(opened, true);
+      TaskIndex index = TaskIndex.rebuilding(opened);
       versions.forEach(index::apply);
       tail.versions().forEach(index::apply);
       return index;

@@ -127,23 +127,9 @@ final class TaskIndex implements AutoCloseable {
     return SnapshotLoad.load(file, snapshot, tail);
   }
 
-  /**
-   * A new, empty index for a rebuild, in a file that does not exist yet: apply the journal,
-   * then {@link #placeAll}.
-   */
-  static TaskIndex rebuilding(Path file) {
-    IndexFile opened = openFile(file);
-    try {
-      return rebuilding(opened, false);
-    } catch (RuntimeException | Error e) {
-      opened.db().close();
-      throw e;
-    }
-  }
-
-  /** A rebuilding index in {@code file}, over task and history maps made already or not. */
-  static TaskIndex rebuilding(IndexFile file, boolean mapsMade) {
-    return new TaskIndex(file, true, !mapsMade, true);
+  /** A rebuilding index in {@code file}, over the task and history maps its sinks made. */
+  static TaskIndex rebuilding(IndexFile file) {
+    return new TaskIndex(file, true, false, true);
   }
 
   /**
