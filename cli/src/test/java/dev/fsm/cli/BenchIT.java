@@ -57,7 +57,7 @@ class BenchIT {
     assertThat(fieldNames(scale)).containsExactly("tasks", "create_seconds",
         "create_per_second", "bytes_total", "journal_bytes", "index_bytes", "other_bytes",
         "bytes_per_task", "heap_used_bytes", "max_heap_bytes", "reopen_ms", "reopen_rebuilt",
-        "rebuild_ms", "rebuild_records", "rebuild_records_per_second",
+        "transitions_before_rebuild", "rebuild_ms", "rebuild_records", "rebuild_records_per_second",
         "rebuild_tasks_per_second");
     assertThat(scale.get("journal_bytes").asLong()).isGreaterThan(2000L * 200);
     assertThat(scale.get("index_bytes").asLong()).isPositive();
@@ -66,7 +66,9 @@ class BenchIT {
     assertThat(scale.get("heap_used_bytes").asLong()).isPositive()
         .isLessThan(scale.get("max_heap_bytes").asLong());
     assertThat(scale.get("reopen_rebuilt").asBoolean()).isFalse();
-    assertThat(scale.get("rebuild_records").asLong()).isEqualTo(2);
+    assertThat(scale.get("transitions_before_rebuild").asLong()).isEqualTo(500);
+    // Two bulk creates of 1,000 tasks, then one record per transition.
+    assertThat(scale.get("rebuild_records").asLong()).isEqualTo(502);
     assertThat(doc.get("targets")).extracting(t -> t.get("measure").asText()).containsExactly(
         "store_1_writers", "store_4_writers", "store_batched_1_writers",
         "store_batched_4_writers", "half_load_p99", "bytes_per_task", "heap_used",
@@ -86,7 +88,7 @@ class BenchIT {
     assertThat(r.outLines().get(1)).startsWith("measure").contains("result").contains("target")
         .endsWith("met");
     assertThat(r.out()).contains("store, 2 writers").contains("bytes on disk per task")
-        .contains("rebuild after a crash");
+        .contains("rebuild after 125 more transitions and a crash");
     assertThat(dir.resolve("sub")).isEmptyDirectory();
   }
 

@@ -11,12 +11,13 @@ package dev.fsm.bench;
  * @param maxHeapBytes the JVM's maximum heap (-Xmx)
  * @param reopenNanos how long opening the store took after a clean close
  * @param reopenRebuilt whether that open rebuilt the index anyway (it should not)
+ * @param transitions transitions recorded (one journal record each) before the crash
  * @param rebuildMillis how long rebuilding the index took, from the store's open report
- * @param rebuildRecords journal records replayed by the rebuild
+ * @param rebuildRecords snapshot and journal records the rebuild read
  */
 public record ScaleResult(long tasks, long createNanos, DiskUse disk, long heapUsedBytes,
-    long maxHeapBytes, long reopenNanos, boolean reopenRebuilt, long rebuildMillis,
-    long rebuildRecords) {
+    long maxHeapBytes, long reopenNanos, boolean reopenRebuilt, long transitions,
+    long rebuildMillis, long rebuildRecords) {
 
   /** Tasks created per second. */
   public double createPerSecond() {
@@ -28,7 +29,7 @@ public record ScaleResult(long tasks, long createNanos, DiskUse disk, long heapU
     return (double) disk.total() / tasks;
   }
 
-  /** Journal records replayed per second by the rebuild. */
+  /** Snapshot and journal records read per second by the rebuild. */
   public double rebuildRecordsPerSecond() {
     return rebuildMillis <= 0 ? 0 : rebuildRecords * 1000.0 / rebuildMillis;
   }

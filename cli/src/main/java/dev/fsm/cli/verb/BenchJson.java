@@ -69,6 +69,7 @@ final class BenchJson {
     m.put("max_heap_bytes", s.maxHeapBytes());
     m.put("reopen_ms", s.reopenMillis());
     m.put("reopen_rebuilt", s.reopenRebuilt());
+    m.put("transitions_before_rebuild", s.transitions());
     m.put("rebuild_ms", s.rebuildMillis());
     m.put("rebuild_records", s.rebuildRecords());
     m.put("rebuild_records_per_second", round(s.rebuildRecordsPerSecond()));

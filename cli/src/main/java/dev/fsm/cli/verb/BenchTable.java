@@ -53,9 +53,10 @@ final class BenchTable {
     rows.add(new String[] {"reopen after a clean close", f("%,.0f ms%s", s.reopenMillis(),
         s.reopenRebuilt() ? " (rebuilt the index!)" : ""), Targets.REOPEN_TARGET,
         yesNo(Targets.reopenMet(s))});
-    rows.add(new String[] {"rebuild after a crash", f("%,d ms: %,.0f tasks/s; %,d journal"
-        + " records, %,.0f records/s", s.rebuildMillis(), s.rebuildTasksPerSecond(),
-        s.rebuildRecords(), s.rebuildRecordsPerSecond()), Targets.REBUILD_TARGET,
+    rows.add(new String[] {f("rebuild after %,d more transitions and a crash", s.transitions()),
+        f("%,d ms: %,d snapshot and journal records, %,.0f records/s (%,.0f tasks/s)",
+        s.rebuildMillis(), s.rebuildRecords(), s.rebuildRecordsPerSecond(),
+        s.rebuildTasksPerSecond()), Targets.REBUILD_TARGET,
         yesNo(Targets.rebuildMet(s))});
     int[] widths = new int[4];
     for (String[] row : rows) {
