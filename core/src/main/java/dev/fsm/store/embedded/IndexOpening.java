@@ -5,6 +5,7 @@ import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.SnapshotFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +47,7 @@ final class IndexOpening {
       throws IOException {
     Duration timeout = options.indexOpenTimeout();
     long started = System.nanoTime();
+    deleteSpills(folder);
     Path file = folder.resolve(FILE);
     long last = journal.lastSequence();
     OptionalLong closedAt = CleanMarker.take(folder);
@@ -95,6 +97,18 @@ final class IndexOpening {
     } catch (RuntimeException | Error e) {
       index.close();
       throw e;
+    }
+  }
+
+  /**
+   * Deletes the sort spill files a rebuild or check killed midway left next to its index (up to
+   * the size of the journal): only this store's owner, opening it now, makes them.
+   */
+  private static void deleteSpills(Path folder) throws IOException {
+    try (DirectoryStream<Path> spills = Files.newDirectoryStream(folder, "index*.spill")) {
+      for (Path spill : spills) {
+        Files.deleteIfExists(spill);
+      }
     }
   }
 

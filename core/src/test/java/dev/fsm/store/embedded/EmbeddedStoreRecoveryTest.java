@@ -124,6 +124,24 @@ class EmbeddedStoreRecoveryTest {
   }
 
   @Test
+  void sortSpillsLeftByARebuildKilledMidwayAreDeletedAtTheNextOpen() throws IOException {
+    Path folder = dir.resolve("store");
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      Workload.run(store);
+    }
+    List<Path> left = List.of(folder.resolve("index.db.tasks.spill"),
+        folder.resolve("index.db.due.spill"), folder.resolve("index.check.db.history.spill"));
+    for (Path spill : left) {
+      Files.write(spill, new byte[4096]);
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      assertThat(store.openReport().rebuilt()).isFalse();
+    }
+    assertThat(left).noneMatch(Files::exists);
+    assertThat(folder.resolve(IndexOpening.FILE)).exists();
+  }
+
+  @Test
   void aMissingMarkerOrOneNamingAnotherRecordRebuilds() throws IOException {
     Path folder = dir.resolve("store");
     long last;
