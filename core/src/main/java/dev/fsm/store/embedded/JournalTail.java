@@ -3,6 +3,7 @@ package dev.fsm.store.embedded;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,6 +23,9 @@ final class JournalTail implements AutoCloseable {
 
   /** Heap for each sort run; about 25,000 transition records of 300 bytes. */
   static final long RUN_BYTES = 8L << 20;
+
+  /** Bytes between an item's id and its encoding that order the item's versions. */
+  private static final int ORDER = 12;
 
   /** A task's last snapshot in the journal. */
   record LastTask(String id, byte[] encoded) {}
@@ -71,7 +75,7 @@ final class JournalTail implements AutoCloseable {
     return new Last<>(this.tasks.sorted(), key -> {
       int[] at = {0};
       String id = IndexKeys.nameAt(key, at);
-      return new LastTask(id, slice(key, at[0] + 12));
+      return new LastTask(id, slice(key, at[0] + ORDER));
     }, (a, b) -> a.id().equals(b.id()));
   }
 
@@ -80,7 +84,7 @@ final class JournalTail implements AutoCloseable {
     return new Last<>(this.entries.sorted(), key -> {
       int[] at = {0};
       String id = IndexKeys.nameAt(key, at);
-      return new LastEntry(id, readInt(key, at[0]), slice(key, at[0] + 12));
+      return new LastEntry(id, ByteBuffer.wrap(key).getInt(at[0]), slice(key, at[0] + ORDER));
     }, (a, b) -> a.id().equals(b.id()) && a.place() == b.place());
   }
 
@@ -98,12 +102,8 @@ final class JournalTail implements AutoCloseable {
   private void addTask(long sequence, int ordinal, Task task) throws IOException {
     byte[] name = IndexKeys.historyOf(task.id());
     byte[] value = StoreEventCodec.encodeTask(TaskIndex.withoutLease(task));
-    byte[] key = new byte[name.length + 12 + value.length];
-    System.arraycopy(name, 0, key, 0, name.length);
-    writeLong(key, name.length, sequence);
-    writeInt(key, name.length + 8, ordinal);
-    System.arraycopy(value, 0, key, name.length + 12, value.length);
-    tasks.add(key);
+    tasks.add(ByteBuffer.allocate(name.length + ORDER + value.length).put(name)
+        .putLong(sequence).putInt(ordinal).put(value).array());
   }
 
   // An entry's sort key: the task's id as a name, the entry's place, the record's sequence;
@@ -112,12 +112,8 @@ final class JournalTail implements AutoCloseable {
       throws IOException {
     byte[] name = IndexKeys.historyOf(id);
     byte[] value = TransitionCodec.encode(entry);
-    byte[] key = new byte[name.length + 12 + value.length];
-    System.arraycopy(name, 0, key, 0, name.length);
-    writeInt(key, name.length, place);
-    writeLong(key, name.length + 4, sequence);
-    System.arraycopy(value, 0, key, name.length + 12, value.length);
-    entries.add(key);
+    entries.add(ByteBuffer.allocate(name.length + ORDER + value.length).put(name).putInt(place)
+        .putLong(sequence).put(value).array());
   }
 
   /** Sorted items with only the last of each run of equal ones kept. */
@@ -168,22 +164,5 @@ final class JournalTail implements AutoCloseable {
 
   private static byte[] slice(byte[] key, int from) {
     return Arrays.copyOfRange(key, from, key.length);
-  }
-
-  private static void writeLong(byte[] key, int at, long v) {
-    for (int i = 0; i < 8; i++) {
-      key[at + i] = (byte) (v >>> (56 - 8 * i));
-    }
-  }
-
-  private static void writeInt(byte[] key, int at, int v) {
-    for (int i = 0; i < 4; i++) {
-      key[at + i] = (byte) (v >>> (24 - 8 * i));
-    }
-  }
-
-  private static int readInt(byte[] key, int at) {
-    return (key[at] & 0xff) << 24 | (key[at + 1] & 0xff) << 16 | (key[at + 2] & 0xff) << 8
-        | (key[at + 3] & 0xff);
   }
 }
