@@ -48,7 +48,9 @@ class BenchIT {
     }
     JsonNode half = doc.get("half_load");
     assertThat(fieldNames(half)).containsExactly("writers", "basis_writers",
-        "offered_per_second", "achieved_per_second", "samples", "p50_ms", "p99_ms", "max_ms");
+        "offered_per_second", "achieved_per_second", "samples", "p50_ms", "p99_ms", "max_ms",
+        "forces_per_second");
+    assertThat(half.get("forces_per_second").asDouble()).isPositive();
     assertThat(half.get("samples").asInt()).isPositive();
     assertThat(half.get("p50_ms").asDouble()).isPositive()
         .isLessThanOrEqualTo(half.get("p99_ms").asDouble());

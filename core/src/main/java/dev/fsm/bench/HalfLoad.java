@@ -10,6 +10,10 @@ package dev.fsm.bench;
  * @param offeredPerSecond the rate the writers were paced to, all together
  * @param achieved what they did
  * @param latency ack latencies of the transitions
+ * @param forcesPerSecond the journal's forces a second during the run: each paced writer waits
+ *     for its transition's force before the next, so the writers can do at most this many times
+ *     their number a second, and a disk slower than a quarter of the offered rate in a bad hour
+ *     shows here
  */
 public record HalfLoad(int writers, int basisWriters, double offeredPerSecond,
-    Throughput achieved, Latency latency) {}
+    Throughput achieved, Latency latency, double forcesPerSecond) {}

@@ -10,6 +10,7 @@ import java.util.Deque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * Durable transitions through a store, as runners make them: each writer claims a batch of due
@@ -83,7 +84,9 @@ final class StoreBench {
    * writers. A writer that falls behind its schedule does not skip: the late transitions count
    * from when they were due.
    */
-  HalfLoad paced(int writers, int basisWriters, double perSecond, double seconds) {
+  HalfLoad paced(int writers, int basisWriters, double perSecond, double seconds,
+      LongSupplier forces) {
+    long forcesBefore = forces.getAsLong();
     long interval = (long) (writers * 1e9 / perSecond);
     LatencyRecorder[] recorders = new LatencyRecorder[writers];
     Throughput achieved = Writers.run(writers, seconds, (writer, end) -> {
@@ -113,7 +116,9 @@ final class StoreBench {
     for (LatencyRecorder r : recorders) {
       all.addAll(r);
     }
-    return new HalfLoad(writers, basisWriters, perSecond, achieved, all.summary());
+    double forcesPerSecond = (forces.getAsLong() - forcesBefore) * 1e9 / achieved.nanos();
+    return new HalfLoad(writers, basisWriters, perSecond, achieved, all.summary(),
+        forcesPerSecond);
   }
 
   private static String owner(int writer) {

@@ -79,7 +79,8 @@ public final class StoreBenchmark {
       awaitCheckpoint(s);
       listener.phase(String.format("store at half load: %d writers paced to %,.0f transitions/s",
           HALF_LOAD_WRITERS, offered));
-      halfLoad = bench.paced(HALF_LOAD_WRITERS, basis.writers(), offered, options.seconds());
+      halfLoad = bench.paced(HALF_LOAD_WRITERS, basis.writers(), offered, options.seconds(),
+          () -> s.journalStats().forces());
     }
 
     ScaleResult scale = ScaleBench.run(folder.resolve("tasks"), options, tasks, listener);

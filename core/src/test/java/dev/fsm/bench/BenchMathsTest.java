@@ -66,7 +66,8 @@ class BenchMathsTest {
     Throughput four = new Throughput(4, 12_000, SECOND);
     BenchReport r = new BenchReport(options(List.of(1, 4)), Path.of("x"), "ext4", 2, 316,
         List.of(bare, new Throughput(4, 13_000, SECOND)), List.of(bare, four),
-        List.of(new Throughput(4, 9_000, SECOND)), new HalfLoad(4, 4, 6_000, four, new Latency(100, 1, 30, 40)),
+        List.of(new Throughput(4, 9_000, SECOND)),
+        new HalfLoad(4, 4, 6_000, four, new Latency(100, 1, 30, 40), 3_000),
         scale(new DiskUse(1, 1, 1), 10, 1_250_000));
     assertThat(Targets.check(r)).extracting(Targets.Check::key, Targets.Check::met)
         .containsExactly(

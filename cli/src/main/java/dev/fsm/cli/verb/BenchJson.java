@@ -52,6 +52,7 @@ final class BenchJson {
     m.put("p50_ms", h.latency().p50Millis());
     m.put("p99_ms", h.latency().p99Millis());
     m.put("max_ms", h.latency().maxMillis());
+    m.put("forces_per_second", round(h.forcesPerSecond()));
     return m;
   }
 

@@ -37,8 +37,9 @@ final class BenchTable {
     }
     HalfLoad h = r.halfLoad();
     rows.add(new String[] {f("ack latency at half load (%d writers, %,.0f/s offered)",
-        h.writers(), h.offeredPerSecond()), f("p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-        h.latency().p50Millis(), h.latency().p99Millis(), h.latency().maxMillis()),
+        h.writers(), h.offeredPerSecond()), f("p50 %.1f ms, p99 %.1f ms, max %.1f ms; %,.0f"
+        + " forces/s", h.latency().p50Millis(), h.latency().p99Millis(),
+        h.latency().maxMillis(), h.forcesPerSecond()),
         Targets.HALF_LOAD_TARGET, yesNo(Targets.halfLoadMet(h))});
     ScaleResult s = r.scale();
     DiskUse d = s.disk();

@@ -10,6 +10,7 @@ import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.StoreGate.Pending;
 import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.JournalStats;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
@@ -350,6 +351,11 @@ public final class EmbeddedStore implements Store {
   }
 
   /** The journal, for tests that break it and for checks. */
+  /** What the journal has written and forced since the store opened. */
+  public JournalStats journalStats() {
+    return journal.stats();
+  }
+
   Journal journal() {
     return journal;
   }
