@@ -350,12 +350,12 @@ public final class EmbeddedStore implements Store {
     }
   }
 
-  /** The journal, for tests that break it and for checks. */
   /** What the journal has written and forced since the store opened. */
   public JournalStats journalStats() {
     return journal.stats();
   }
 
+  /** The journal, for tests that break it and for checks. */
   Journal journal() {
     return journal;
   }

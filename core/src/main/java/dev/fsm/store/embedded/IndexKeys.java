@@ -159,7 +159,7 @@ final class IndexKeys {
   }
 
   /** A name's UTF-8 bytes with each NUL followed by FF, then a NUL to end it. */
-  private static byte[] name(String name) {
+  static byte[] name(String name) {
     byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
     int nuls = 0;
     for (byte b : utf8) {

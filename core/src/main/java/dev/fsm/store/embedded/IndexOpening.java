@@ -135,18 +135,7 @@ final class IndexOpening {
     long[] count = {0};
     // The journal first, sorted by task, then merged with the snapshot into the new index.
     try (JournalTail tail = new JournalTail(file, JournalTail.RUN_BYTES)) {
-      try {
-        journal.replay(covered + 1, (sequence, record) -> {
-          try {
-            tail.add(sequence, decode(folder, "journal record " + sequence, record, count, total,
-                progress));
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
-      }
+      sort(folder, journal, covered + 1, tail, count, total, progress);
       TaskIndex index = TaskIndex.fromSnapshot(file, covered == 0 ? SnapshotLoad.NONE
           : each -> SnapshotFile.read(snapshot, record -> each.accept(decode(folder,
               "snapshot record " + (count[0] + 1), record, count, total, progress))), tail);
@@ -158,6 +147,23 @@ final class IndexOpening {
         index.close();
         throw e;
       }
+    }
+  }
+
+  /** Reads the journal from {@code first} on into {@code tail}. */
+  private static void sort(Path folder, Journal journal, long first, JournalTail tail,
+      long[] count, long total, RebuildProgress progress) throws IOException {
+    try {
+      journal.replay(first, (sequence, record) -> {
+        try {
+          tail.add(sequence, decode(folder, "journal record " + sequence, record, count, total,
+              progress));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 

@@ -100,7 +100,7 @@ final class JournalTail implements AutoCloseable {
   // A task's sort key: its id as a name, the record's sequence and the task's place in it, so
   // that its last snapshot sorts last; then the task, encoded without a lease.
   private void addTask(long sequence, int ordinal, Task task) throws IOException {
-    byte[] name = IndexKeys.historyOf(task.id());
+    byte[] name = IndexKeys.name(task.id());
     byte[] value = StoreEventCodec.encodeTask(TaskIndex.withoutLease(task));
     tasks.add(ByteBuffer.allocate(name.length + ORDER + value.length).put(name)
         .putLong(sequence).putInt(ordinal).put(value).array());
@@ -110,7 +110,7 @@ final class JournalTail implements AutoCloseable {
   // then the entry.
   private void addEntry(long sequence, String id, int place, Transition entry)
       throws IOException {
-    byte[] name = IndexKeys.historyOf(id);
+    byte[] name = IndexKeys.name(id);
     byte[] value = TransitionCodec.encode(entry);
     entries.add(ByteBuffer.allocate(name.length + ORDER + value.length).put(name).putInt(place)
         .putLong(sequence).put(value).array());

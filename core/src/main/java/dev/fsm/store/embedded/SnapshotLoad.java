@@ -50,7 +50,7 @@ final class SnapshotLoad {
       try {
         snapshot.read(event -> {
           if (event instanceof StoreEvent.Restored r) {
-            byte[] name = IndexKeys.historyOf(r.task().id());
+            byte[] name = IndexKeys.name(r.task().id());
             load.journalOnlyBefore(name);
             load.emit(r.task().id(), StoreEventCodec.encodeTask(
                 TaskIndex.withoutLease(r.task())), r.history());
@@ -82,8 +82,8 @@ final class SnapshotLoad {
     while (true) {
       JournalTail.LastTask t = journalTasks.peek();
       JournalTail.LastEntry e = journalEntries.peek();
-      byte[] tn = t == null ? null : IndexKeys.historyOf(t.id());
-      byte[] en = e == null ? null : IndexKeys.historyOf(e.id());
+      byte[] tn = t == null ? null : IndexKeys.name(t.id());
+      byte[] en = e == null ? null : IndexKeys.name(e.id());
       byte[] first = tn == null ? en : en == null || Arrays.compareUnsigned(tn, en) <= 0 ? tn : en;
       if (first == null || name != null && Arrays.compareUnsigned(first, name) >= 0) {
         return;

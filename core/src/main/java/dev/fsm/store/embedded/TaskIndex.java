@@ -62,7 +62,7 @@ final class TaskIndex implements AutoCloseable {
   /** The volume under {@link #db}; null for an index opened only to be checked. */
   private final PrivateFileVolume volume;
   private final BTreeMap<byte[], byte[]> tasks;
-  /** Null while a rebuild replays; see {@link #placeAll}. */
+  /** Null in a rebuilding index until {@link #placeAll} builds them. */
   private TaskQueues queues;
   private TaskGroups groups;
   private final TaskHistories history;
@@ -502,11 +502,8 @@ final class TaskIndex implements AutoCloseable {
     if (known != null && known.historyLength() >= 0) {
       recent.historyLength(id, known.historyLength());
     }
-    // A rebuild places tasks at its end, so it needs no previous snapshot decoded.
-    if (queues != null) {
-      place(old == null ? null : known != null ? known.task() : decode(old), wasOut, stored,
-          isOut);
-    }
+    place(old == null ? null : known != null ? known.task() : decode(old), wasOut, stored,
+        isOut);
   }
 
   /**
