@@ -32,19 +32,30 @@ final class CleanMarker {
    */
   static OptionalLong take(Path folder) throws IOException {
     Path file = folder.resolve(FILE);
-    OptionalLong sequence;
+    if (!Files.exists(file)) {
+      return OptionalLong.empty();
+    }
+    OptionalLong sequence = peek(folder);
+    Files.delete(file);
+    fsync(folder);
+    return sequence;
+  }
+
+  /**
+   * Reads the marker, leaving it in place.
+   *
+   * @return the journal record it names; empty when there is none or it is unreadable
+   */
+  static OptionalLong peek(Path folder) throws IOException {
     try {
-      String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-      sequence = text.startsWith(KEY)
+      String text = Files.readString(folder.resolve(FILE), StandardCharsets.UTF_8).strip();
+      return text.startsWith(KEY)
           ? OptionalLong.of(Long.parseLong(text.substring(KEY.length()))) : OptionalLong.empty();
     } catch (NoSuchFileException e) {
       return OptionalLong.empty();
     } catch (NumberFormatException | CharacterCodingException e) {
-      sequence = OptionalLong.empty();
+      return OptionalLong.empty();
     }
-    Files.delete(file);
-    fsync(folder);
-    return sequence;
   }
 
   /** Writes the marker atomically: a crash leaves either no marker or a whole one. */

@@ -77,12 +77,18 @@ public final class EmbeddedStore implements Store {
    * #openReport()} says which.
    *
    * @throws StoreInUseException when another process, or this one, has it open
+   * @throws dev.fsm.store.embedded.journal.JournalDamagedException when the journal holds
+   *     damage that is not a torn tail; nothing on disk is changed then
    */
   public static EmbeddedStore open(Path folder, EmbeddedStoreOptions options) {
     StoreLock owner = StoreLock.acquire(folder, options.purpose());
     Journal journal = null;
     try {
-      journal = Journal.open(folder.resolve(JOURNAL), options.journal());
+      RepairFolders.refuseUnfinished(folder);
+      // A clean close vouches for every record up to its marker: a journal ending before it
+      // lost acknowledged records, so it is refused rather than cut (see JournalRecovery).
+      journal = Journal.open(folder.resolve(JOURNAL), options.journal(),
+          CleanMarker.peek(folder).orElse(0));
       IndexOpening.Opened opened = IndexOpening.open(folder, journal, options);
       try {
         return new EmbeddedStore(folder, owner, journal, opened, options);

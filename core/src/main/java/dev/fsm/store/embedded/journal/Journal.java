@@ -53,15 +53,26 @@ public final class Journal implements AutoCloseable {
   }
 
   /**
-   * Opens the journal in a folder, creating both when missing. Every frame is verified; a torn or
-   * damaged tail of the last segment is cut and reported by {@link #recovery()}.
+   * Opens the journal in a folder, creating both when missing. Every frame is verified; a torn
+   * tail (bad bytes at the end of the last segment with no sound later record after them) is cut
+   * and reported by {@link #recovery()}.
    *
-   * @throws JournalDamagedException when a segment followed by others is damaged, unless the
-   *     options accept damage
+   * @throws JournalDamagedException when there is damage that is not a torn tail, unless the
+   *     options accept damage; nothing on disk is changed then
    * @throws FsmException when a segment is not a journal file this version reads, or the folder
    *     is already open
    */
   public static Journal open(Path folder, JournalOptions options) throws IOException {
+    return open(folder, options, 0);
+  }
+
+  /**
+   * Opens the journal as {@link #open(Path, JournalOptions)} does, knowing that every record up
+   * to {@code acknowledged} was durable (a store closed cleanly there): a journal that ends
+   * before it, however it ends, is refused as damage rather than cut.
+   */
+  public static Journal open(Path folder, JournalOptions options, long acknowledged)
+      throws IOException {
     Files.createDirectories(folder);
     FileChannel lockChannel = FileChannel.open(folder.resolve(LOCK_FILE),
         StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -69,7 +80,7 @@ public final class Journal implements AutoCloseable {
       FileLock folderLock = lockFolder(folder, lockChannel);
       try {
         return new Journal(folder, options, lockChannel, folderLock,
-            JournalRecovery.recover(folder, options));
+            JournalRecovery.recover(folder, options, acknowledged));
       } catch (IOException | RuntimeException | Error e) {
         folderLock.release();
         throw e;
@@ -274,7 +285,7 @@ public final class Journal implements AutoCloseable {
     return new JournalDamagedException("journal segment " + file + " is damaged" + where + " ("
         + reason + "), though it was sound when the journal was opened: the disk or another"
         + " program changed it. Stop fsm, copy the store folder somewhere safe, and run `fsm store"
-        + " rebuild`.", file, offset, reason);
+        + " repair`.", file, offset, reason);
   }
 
   private static FileLock lockFolder(Path folder, FileChannel lockChannel) throws IOException {

@@ -32,11 +32,31 @@ final class JournalRecovery {
     }
   }
 
+  /** What a refusal tells the user to do. */
+  static final String REPAIR = "Run `fsm store repair` to keep every record that can be proven"
+      + " and report exactly what is lost, or restore the store folder from a backup.";
+
   private JournalRecovery() {}
 
   static Opened recover(Path folder, JournalOptions options) throws IOException {
+    return recover(folder, options, 0);
+  }
+
+  /**
+   * Opens the journal, refusing damage: anything but a torn tail, which is bytes at the end of
+   * the last segment with no sound later record after them, and which leaves every record up to
+   * {@code acknowledged} (known durable from elsewhere, such as a clean close) in place.
+   */
+  static Opened recover(Path folder, JournalOptions options, long acknowledged)
+      throws IOException {
     TreeMap<Long, Path> segments = Segments.list(folder);
     if (segments.isEmpty()) {
+      if (acknowledged > 0) {
+        throw new JournalDamagedException(String.format(Locale.ROOT, "the journal folder %s"
+            + " holds no segment, but the store was closed cleanly at record %d: its records"
+            + " are missing. fsm changed nothing; %s", folder, acknowledged, REPAIR), folder, 0,
+            "no segments");
+      }
       Path first = folder.resolve(Segments.fileName(1));
       try (FileChannel c = FileChannel.open(first, StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE)) {
@@ -65,6 +85,9 @@ final class JournalRecovery {
         reason = gap(s, scans.get(i + 1));
       }
     }
+    if (!options.acceptDamage()) {
+      refuseDamage(scans, damaged, reason, acknowledged, options.maxRecordBytes());
+    }
 
     Optional<Cut> cut = Optional.empty();
     List<Path> deleted = new ArrayList<>();
@@ -77,9 +100,6 @@ final class JournalRecovery {
       List<Scan> later = scans.subList(damaged + 1, scans.size());
       for (Scan s : later) {
         deletedRecords += s.records();
-      }
-      if (!later.isEmpty() && !options.acceptDamage()) {
-        throw damagedException(d, reason, later, deletedRecords);
       }
       // Newest first, so a crash in between leaves the same damage to find next time.
       for (int i = scans.size() - 1; i > damaged; i--) {
@@ -101,6 +121,49 @@ final class JournalRecovery {
     Recovery recovery = new Recovery(segments.size(), scans.get(0).first(), last.last(), cut,
         deleted, deletedRecords);
     return new Opened(segments, last.last(), lastSize, recovery);
+  }
+
+  /**
+   * Throws unless the journal is sound or ends in a torn tail: damage followed by a later
+   * segment or by a sound later record in its own segment, or a journal that would end before
+   * {@code acknowledged}, is acknowledged data that cutting would drop.
+   */
+  private static void refuseDamage(List<Scan> scans, int damaged, String reason,
+      long acknowledged, int maxRecordBytes) throws IOException {
+    Scan last = scans.get(scans.size() - 1);
+    if (damaged >= 0 && damaged < scans.size() - 1) {
+      Scan d = scans.get(damaged);
+      List<Scan> later = scans.subList(damaged + 1, scans.size());
+      long laterRecords = 0;
+      for (Scan s : later) {
+        laterRecords += s.records();
+      }
+      throw damagedException(d, reason, later, laterRecords);
+    }
+    if (damaged >= 0) {
+      FrameScan bytes = FrameScan.of(last.file(), maxRecordBytes);
+      FrameScan.Frame after = bytes.next(last.headerTorn() ? Segments.HEADER_BYTES
+          : last.goodBytes() + 1, last.last());
+      if (after != null) {
+        throw new JournalDamagedException(String.format(Locale.ROOT, "journal segment %s is"
+            + " damaged at byte %d (%s), and a sound later record, %d, follows at byte %d: this"
+            + " is not a torn tail, so fsm opened nothing and changed nothing. %s", last.file(),
+            last.goodBytes(), reason, after.sequence(), after.offset(), REPAIR), last.file(),
+            last.goodBytes(), reason);
+      }
+    }
+    if (acknowledged > last.last()) {
+      String what = damaged >= 0 ? String.format(Locale.ROOT, "is damaged at byte %d (%s)"
+          + " after record %d", last.goodBytes(), reason, last.last())
+          : String.format(Locale.ROOT, "ends at byte %d after record %d", last.size(),
+              last.last());
+      throw new JournalDamagedException(String.format(Locale.ROOT, "journal segment %s %s, but"
+          + " the store was closed cleanly at record %d: records %d to %d were acknowledged"
+          + " and are not there, so fsm opened nothing and changed nothing. %s", last.file(),
+          what, acknowledged, last.last() + 1, acknowledged, REPAIR), last.file(),
+          damaged >= 0 ? last.goodBytes() : last.size(),
+          damaged >= 0 ? reason : "records missing at the end");
+    }
   }
 
   private static Scan scan(Path file, long first, int maxRecordBytes) throws IOException {
@@ -160,9 +223,8 @@ final class JournalRecovery {
       m.append(String.format(Locale.ROOT, ", and %d byte%s follow the damage in this segment",
           after, after == 1 ? "" : "s"));
     }
-    m.append("; opening the journal would drop them, so fsm stopped. Restore the store folder"
-        + " from a backup, or run `fsm store rebuild` to cut the journal at the damage (those"
-        + " records are lost) and rebuild the store from the records before it.");
+    m.append("; opening the journal would drop them, so fsm opened nothing and changed nothing. ")
+        .append(REPAIR);
     return new JournalDamagedException(m.toString(), d.file(), d.goodBytes(), reason);
   }
 }

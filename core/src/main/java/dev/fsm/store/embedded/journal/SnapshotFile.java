@@ -138,7 +138,7 @@ public final class SnapshotFile {
         consumer.accept(payload);
       }
       if (!in.fill(TRAILER_BYTES)) {
-        throw bad(file, "ends inside its trailer");
+        throw bad(file, "ends inside its trailer at byte " + end);
       }
       b = in.buffer();
       byte[] trailerMagic = new byte[4];
@@ -147,10 +147,12 @@ public final class SnapshotFile {
         throw bad(file, "has a damaged trailer (no \"FSME\" at byte " + end + ")");
       }
       if (b.getInt(b.position() + 4) != (int) body.getValue()) {
-        throw bad(file, "has damaged records (the trailer CRC does not match)");
+        throw bad(file, "has damaged records (the trailer CRC at byte " + (end + 4)
+            + " does not match them)");
       }
       if (count != expected) {
-        throw bad(file, "holds " + count + " records, but its header says " + expected);
+        throw bad(file, "holds " + count + " records, but its header says " + expected
+            + " at byte 13");
       }
       return new Info(lastSequence, count);
     }
@@ -177,7 +179,7 @@ public final class SnapshotFile {
 
   private static Info parseHeader(Path file, byte[] header) {
     if (!Arrays.equals(header, 0, 4, MAGIC, 0, 4)) {
-      throw bad(file, "does not start with \"FSMS\": it is not an fsm snapshot");
+      throw bad(file, "does not start with \"FSMS\" at byte 0: it is not an fsm snapshot");
     }
     if (header[4] != VERSION) {
       throw new FsmException("snapshot " + file + " is in format " + (header[4] & 0xff)
@@ -188,7 +190,7 @@ public final class SnapshotFile {
     crc.update(header, 0, HEADER_BYTES - 4);
     ByteBuffer h = ByteBuffer.wrap(header);
     if ((int) crc.getValue() != h.getInt(HEADER_BYTES - 4)) {
-      throw bad(file, "has a damaged header (CRC mismatch)");
+      throw bad(file, "has a damaged header at byte 0 (CRC mismatch)");
     }
     return new Info(h.getLong(5), h.getLong(13));
   }
@@ -202,11 +204,10 @@ public final class SnapshotFile {
     return h;
   }
 
-
-
   private static FsmException bad(Path file, String problem) {
-    return new FsmException("snapshot " + file + " " + problem + ". fsm cannot use it; it is the"
-        + " only copy of the records compacted out of the journal, so restore the store folder"
-        + " from a backup.");
+    return new FsmException("snapshot " + file + " " + problem + ". It is the only copy of the"
+        + " records compacted out of the journal, so fsm opened nothing and changed nothing. Run"
+        + " `fsm store repair` to keep every record that can be proven and report exactly what"
+        + " is lost, or restore the store folder from a backup.");
   }
 }

@@ -116,17 +116,12 @@ class JournalDamageTest {
   }
 
   @Test
-  void aByteFlipInTheLastSegmentCutsThereWithTheReason() throws IOException {
-    Map<String, Integer> fieldOffsets = new HashMap<>();
-    fieldOffsets.put("length", 0);
-    fieldOffsets.put("crc", 5);
-    fieldOffsets.put("sequence", 14);
-    fieldOffsets.put("payload", Segments.FRAME_HEADER_BYTES + 9);
+  void aByteFlipInTheLastRecordIsATornTailCutThereWithTheReason() throws IOException {
     Path last = lastSegment(pristine);
     List<Long> offsets = frameOffsets(last);
-    long frame = offsets.get(offsets.size() - 2);
-    long kept = Segments.firstSequenceOf(last) + offsets.size() - 3;
-    for (Map.Entry<String, Integer> field : fieldOffsets.entrySet()) {
+    long frame = offsets.get(offsets.size() - 1);
+    long kept = RECORDS - 1;
+    for (Map.Entry<String, Integer> field : fieldOffsets().entrySet()) {
       Path folder = copy();
       Path segment = folder.resolve(last.getFileName());
       flip(segment, frame + field.getValue(), 0x40);
@@ -142,6 +137,82 @@ class JournalDamageTest {
         assertThat(j.append(payload(kept + 1, LENGTH)).join()).isEqualTo(kept + 1);
       }
     }
+  }
+
+  @Test
+  void aByteFlipFollowedByASoundRecordIsDamageAndChangesNothing() throws IOException {
+    Path last = lastSegment(pristine);
+    List<Long> offsets = frameOffsets(last);
+    long frame = offsets.get(offsets.size() - 2);
+    long next = offsets.get(offsets.size() - 1);
+    for (Map.Entry<String, Integer> field : fieldOffsets().entrySet()) {
+      Path folder = copy();
+      Path segment = folder.resolve(last.getFileName());
+      flip(segment, frame + field.getValue(), 0x40);
+      byte[] before = Files.readAllBytes(segment);
+      assertThatThrownBy(() -> Journal.open(folder, SMALL)).as(field.getKey())
+          .isInstanceOfSatisfying(JournalDamagedException.class, e -> {
+            assertThat(e.file()).isEqualTo(segment);
+            assertThat(e.offset()).isEqualTo(frame);
+          })
+          .hasMessage("journal segment " + segment + " is damaged at byte " + frame + " ("
+              + (field.getKey().equals("length")
+                  ? "record length " + (0x40000000 + LENGTH) + " is larger than the 2 MiB limit"
+                  : "CRC mismatch")
+              + "), and a sound later record, " + RECORDS + ", follows at byte " + next
+              + ": this is not a torn tail, so fsm opened nothing and changed nothing. Run `fsm"
+              + " store repair` to keep every record that can be proven and report exactly what"
+              + " is lost, or restore the store folder from a backup.");
+      assertThat(Files.readAllBytes(segment)).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void aTornTailBelowACleanCloseIsDamage() throws IOException {
+    Path folder = copy();
+    Path segment = folder.resolve(lastSegment(pristine).getFileName());
+    long frame = frameOffsets(segment).get(frameOffsets(segment).size() - 1);
+    truncate(segment, frame + 3);
+    assertThatThrownBy(() -> Journal.open(folder, SMALL, RECORDS))
+        .isInstanceOfSatisfying(JournalDamagedException.class,
+            e -> assertThat(e.offset()).isEqualTo(frame))
+        .hasMessageContaining("journal segment " + segment + " is damaged at byte " + frame
+            + " (file ends inside a record header (3 of 16 bytes)) after record " + (RECORDS - 1)
+            + ", but the store was closed cleanly at record " + RECORDS + ": records " + RECORDS
+            + " to " + RECORDS + " were acknowledged and are not there");
+    assertThat(Files.size(segment)).isEqualTo(frame + 3);
+
+    truncate(segment, frame);
+    assertThatThrownBy(() -> Journal.open(folder, SMALL, RECORDS))
+        .hasMessageContaining("ends at byte " + frame + " after record " + (RECORDS - 1));
+    try (Journal j = Journal.open(folder, SMALL, RECORDS - 1)) {
+      assertThat(j.recovery().clean()).isTrue();
+    }
+  }
+
+  @Test
+  void aZeroedTailIsTornButSoundRecordsAfterZerosAreNot() throws IOException {
+    Path folder = copy();
+    Path segment = folder.resolve(lastSegment(pristine).getFileName());
+    List<Long> offsets = frameOffsets(segment);
+    long frame = offsets.get(offsets.size() - 2);
+    long next = offsets.get(offsets.size() - 1);
+    try (var f = new java.io.RandomAccessFile(segment.toFile(), "rw")) {
+      f.seek(frame);
+      f.write(new byte[(int) (next - frame)]);
+    }
+    assertThatThrownBy(() -> Journal.open(folder, SMALL))
+        .hasMessageContaining("(zero bytes where a record should start")
+        .hasMessageContaining("a sound later record, " + RECORDS + ", follows at byte " + next);
+  }
+
+  private static Map<String, Integer> fieldOffsets() {
+    Map<String, Integer> fieldOffsets = new HashMap<>();
+    fieldOffsets.put("length", 0);
+    fieldOffsets.put("crc", 5);
+    fieldOffsets.put("sequence", 14);
+    fieldOffsets.put("payload", Segments.FRAME_HEADER_BYTES + 9);
+    return fieldOffsets;
   }
 
   @Test
@@ -197,7 +268,7 @@ class JournalDamageTest {
         .hasMessageContaining("at byte " + frame + " (CRC mismatch)")
         .hasMessageContaining((files.size() - 1) + " later segments hold " + laterRecords
             + " records (" + Segments.firstSequenceOf(files.get(1)) + " to " + RECORDS + ")")
-        .hasMessageContaining("fsm store rebuild");
+        .hasMessageContaining("fsm store repair");
     for (Path f : files) {
       assertThat(Files.size(f)).as("untouched %s", f).isEqualTo(sizes.get(f));
     }
@@ -233,7 +304,7 @@ class JournalDamageTest {
         .isInstanceOf(JournalDamagedException.class)
         .hasMessageContaining(files.get(0).toString())
         .hasMessageContaining("records " + missingFrom + " to " + missingTo + " are missing")
-        .hasMessageContaining("fsm store rebuild");
+        .hasMessageContaining("fsm store repair");
     try (Journal j = Journal.open(folder, SMALL.acceptDamage(true))) {
       assertThat(j.lastSequence()).isEqualTo(missingFrom - 1);
       assertThat(j.recovery().cut().orElseThrow().bytesCut()).isZero();
