@@ -184,6 +184,22 @@ final class IndexOpening {
     return event;
   }
 
+  /**
+   * The index as a clean close left it at journal record {@code sequence}, opened after the
+   * same time-bounded check as at open, for a repair to read; null when it is missing or fails.
+   */
+  static TaskIndex openIfClean(Path folder, long sequence, Duration timeout) {
+    Path file = folder.resolve(FILE);
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    try {
+      return openBounded(folder, file, sequence, timeout);
+    } catch (Unusable e) {
+      return null;
+    }
+  }
+
   private static TaskIndex openBounded(Path folder, Path file, long sequence, Duration timeout)
       throws Unusable {
     AtomicReference<DB> db = new AtomicReference<>();

@@ -79,7 +79,7 @@ public final class SnapshotSalvage {
       }
       damaged = true;
       visitor.damaged(new Damage(file, at, next - at, "a damaged record (its CRC or length does"
-          + " not match)", null));
+          + " not match)", claimed(bytes, at, next)));
       at = next;
     }
     if (!trailer) {
@@ -126,6 +126,16 @@ public final class SnapshotSalvage {
     CRC32C crc = new CRC32C();
     crc.update(bytes.slice(at + FRAME_HEADER_BYTES, length));
     return (int) crc.getValue() == bytes.getInt(at + 4);
+  }
+
+  /** What the bytes at {@code at} would carry if their length is right; null if it does not fit. */
+  private static byte[] claimed(ByteBuffer bytes, int at, int end) {
+    if (end - at < FRAME_HEADER_BYTES) {
+      return null;
+    }
+    int length = bytes.getInt(at);
+    return length < 1 || length > end - at - FRAME_HEADER_BYTES ? null
+        : range(bytes, at + FRAME_HEADER_BYTES, length);
   }
 
   private static byte[] range(ByteBuffer bytes, int at, int n) {
