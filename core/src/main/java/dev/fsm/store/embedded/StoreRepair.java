@@ -84,6 +84,15 @@ public final class StoreRepair {
     return report;
   }
 
+  /** True when {@code folder} holds a repair that was interrupted after its commit. */
+  public static boolean interrupted(Path folder) {
+    try {
+      return RepairFolders.unfinished(folder).isPresent();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   private RepairReport repair(String time) throws IOException {
     Path stage = RepairFolders.stage(folder);
     Path index = stage.resolve(IndexOpening.FILE);

@@ -21,7 +21,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Build the embedded store's index again from its journal.",
     description = "Safe at any time the store is not in use, including after a crash: the"
-        + " journal holds every acknowledged change and the index is only derived from it.")
+        + " journal holds every acknowledged change and the index is only derived from it. A"
+        + " damaged journal or snapshot is refused, as every open refuses it; `fsm store"
+        + " repair` salvages such a store.")
 public final class Rebuild implements Callable<Integer> {
 
   @ParentCommand Store store;

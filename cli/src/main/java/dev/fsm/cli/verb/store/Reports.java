@@ -1,8 +1,10 @@
 package dev.fsm.cli.verb.store;
 
 import dev.fsm.store.embedded.OpenReport;
+import dev.fsm.store.embedded.RepairReport;
 import dev.fsm.store.embedded.StoreCheckReport;
 import dev.fsm.store.embedded.StoreCheckReport.Difference;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,6 +42,50 @@ final class Reports {
     doc.put("millis", r.millis());
     doc.put("open", open(opened));
     return doc;
+  }
+
+  static Map<String, Object> repair(RepairReport r) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("store", r.folder().toString());
+    doc.put("sound", r.sound());
+    doc.put("nothing_lost", r.nothingLost());
+    doc.put("resumed", r.resumed().isEmpty() ? null : r.resumed());
+    doc.put("damage", r.damage().stream().map(d -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("file", d.file().toString());
+      m.put("offset", d.offset());
+      m.put("length", d.length());
+      m.put("reason", d.reason());
+      m.put("read_as", d.readAs().orElse(null));
+      return m;
+    }).toList());
+    doc.put("missing_records", ranges(r.missingRecords()));
+    doc.put("lost_records", ranges(r.lostRecords()));
+    doc.put("basis", r.basis());
+    doc.put("tasks_kept", r.tasksKept());
+    doc.put("last_record", r.lastRecord());
+    doc.put("from_clean_index", r.fromCleanIndex());
+    doc.put("lost_tasks", r.lostTasks().stream().map(t -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", t.id());
+      m.put("wholly", t.wholly());
+      m.put("creation_lost", t.creationLost());
+      m.put("lost_entries", t.lostEntries());
+      m.put("entries", t.entries());
+      return m;
+    }).toList());
+    doc.put("lost_versions", r.lostVersions());
+    doc.put("damaged_folder", r.damagedFolder().map(Path::toString).orElse(null));
+    return doc;
+  }
+
+  private static List<Map<String, Object>> ranges(List<RepairReport.Range> ranges) {
+    return ranges.stream().map(x -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("from", x.from());
+      m.put("to", x.to());
+      return m;
+    }).toList();
   }
 
   private static Map<String, Object> difference(Difference d) {

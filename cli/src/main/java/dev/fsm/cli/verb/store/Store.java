@@ -7,14 +7,15 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code fsm store}: verifies and repairs the embedded store; the work is in its subcommands. */
+/** {@code fsm store}: verifies, rebuilds and repairs the embedded store, in its subcommands. */
 @Command(
     name = "store",
     mixinStandardHelpOptions = true,
-    header = "Verify the embedded store's index against its journal, or rebuild it.",
+    header = "Verify, rebuild or repair the embedded store.",
     description = "The journal is the store's source of truth; the index answers queries and is"
-        + " rebuilt from the journal whenever it may not match it.",
-    subcommands = {Check.class, Rebuild.class})
+        + " rebuilt from the journal whenever it may not match it. A damaged journal or snapshot"
+        + " makes fsm refuse to open the store until `fsm store repair` salvages it.",
+    subcommands = {Check.class, Rebuild.class, Repair.class})
 public final class Store implements Runnable {
 
   @ParentCommand Fsm fsm;
@@ -24,6 +25,7 @@ public final class Store implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "an action is required: `fsm store check` or `fsm store rebuild`");
+        "an action is required: `fsm store check`, `fsm store rebuild` or `fsm store"
+            + " repair`");
   }
 }

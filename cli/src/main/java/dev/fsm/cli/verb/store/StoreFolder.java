@@ -21,6 +21,18 @@ final class StoreFolder {
   private StoreFolder() {}
 
   static EmbeddedStore open(GlobalOptions global, String verb, EmbeddedStoreOptions options) {
+    Path folder = folder(global, verb);
+    if (!StoreCheck.holdsStore(folder)) {
+      throw noStore(folder);
+    }
+    return EmbeddedStore.open(folder, options.purpose("fsm store " + verb));
+  }
+
+  /**
+   * The existing folder {@code --store} names, refusing a PostgreSQL store and anything that is
+   * not a folder; whether it holds a store is the caller's to check.
+   */
+  static Path folder(GlobalOptions global, String verb) {
     String name = global.store();
     if (name.startsWith("postgresql://") || name.startsWith("postgres://")) {
       throw new FsmException("`fsm store " + verb + "` is not supported yet for PostgreSQL"
@@ -38,11 +50,12 @@ final class StoreFolder {
           ? " (it is a file)" : "") + "; name an existing store with --store PATH or"
           + " $FSM_STORE");
     }
-    if (!StoreCheck.holdsStore(folder)) {
-      throw new FsmException("folder " + folder + " holds no fsm store (it has no journal/);"
-          + " name an existing store with --store PATH or $FSM_STORE");
-    }
-    return EmbeddedStore.open(folder, options.purpose("fsm store " + verb));
+    return folder;
+  }
+
+  static FsmException noStore(Path folder) {
+    return new FsmException("folder " + folder + " holds no fsm store (it has no journal/);"
+        + " name an existing store with --store PATH or $FSM_STORE");
   }
 
   /** A rebuild's progress, as a line redrawn on stderr when it is a terminal. */
