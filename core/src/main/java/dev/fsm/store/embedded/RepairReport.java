@@ -116,9 +116,11 @@ public record RepairReport(Path folder, List<Damaged> damage, List<Range> missin
       resumed.forEach(l -> lines.add("  " + l));
       return lines;
     }
-    lines.add("store " + folder + ": " + damage.size() + " damaged stretch"
-        + (damage.size() == 1 ? "" : "es") + " found" + (missingRecords.isEmpty() ? ""
-        : ", journal records missing"));
+    String found = damage.isEmpty() ? "" : damage.size() + " damaged stretch"
+        + (damage.size() == 1 ? "" : "es") + " found";
+    String missing = missingRecords.isEmpty() ? "" : "journal records missing";
+    lines.add("store " + folder + ": " + found + (found.isEmpty() || missing.isEmpty() ? ""
+        : ", ") + missing);
     for (Damaged d : damage) {
       lines.add(d.length() == 0 ? "  damaged: " + d.file() + " (" + d.reason() + ")"
           : String.format(Locale.ROOT, "  damaged: %s at byte %d, %d byte%s (%s)%s",

@@ -190,6 +190,49 @@ class StoreRepairTest {
   }
 
   @Test
+  void aJournalCutBelowACleanCloseIsRefusedAndTheCleanIndexFillsTheGap() throws IOException {
+    Path store = dir.resolve("store");
+    Map<String, List<Transition>> before;
+    try (EmbeddedStore s = EmbeddedStore.open(store)) {
+      fill(s);
+      before = read(s);
+    }
+    Path segment = Workload.lastSegment(store);
+    long last = frames(segment).get(15L);
+    try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+      f.setLength(last);
+    }
+    assertThatThrownBy(() -> EmbeddedStore.open(store))
+        .isInstanceOf(JournalDamagedException.class)
+        .hasMessageStartingWith("journal segment " + segment + " ends at byte " + last
+            + " after record 14, but the store was closed cleanly at record 15: records 15 to 15"
+            + " were acknowledged and are not there, so fsm opened nothing and changed nothing.");
+    assertThat(Files.size(segment)).isEqualTo(last);
+    assertThat(store.resolve(CleanMarker.FILE)).exists();
+
+    RepairReport r = StoreRepair.run(store, EmbeddedStoreOptions.defaults(), NOW);
+    assertThat(r.damage()).isEmpty();
+    assertThat(r.missingRecords()).containsExactly(new Range(15, 15));
+    assertThat(r.lostRecords()).isEmpty();
+    assertThat(r.fromCleanIndex()).containsExactly("t-04");
+    assertThat(r.lines().subList(0, 2)).containsExactly(
+        "store " + store + ": journal records missing",
+        "  missing: journal record 15 (the clean index holds what it did)");
+    assertThat(r.nothingLost()).isTrue();
+    try (EmbeddedStore s = EmbeddedStore.open(store)) {
+      assertThat(read(s)).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void entryNumbersAreWrittenAsRuns() {
+    assertThat(RepairReport.numbers(List.of(3))).isEqualTo("3");
+    assertThat(RepairReport.numbers(List.of(3, 5))).isEqualTo("3 and 5");
+    assertThat(RepairReport.numbers(List.of(3, 4, 5))).isEqualTo("3 to 5");
+    assertThat(RepairReport.numbers(List.of(1, 3, 4, 5, 8))).isEqualTo("1, 3 to 5 and 8");
+  }
+
+  @Test
   void aRepairKilledAfterItsCommitIsFinishedByTheNextAndRefusedByOpen() throws IOException {
     Path store = dir.resolve("store");
     Map<String, List<Transition>> before;

@@ -77,8 +77,10 @@ final class SegmentReader implements Closeable {
     byte[] magic = Arrays.copyOf(header, 4);
     if (!Arrays.equals(magic, Segments.MAGIC)) {
       throw new FsmException(file + " is not an fsm journal segment: it starts with bytes "
-          + hex(magic) + " instead of \"FSMJ\". Move it out of the journal folder "
-          + file.getParent() + ", or restore the store folder from a backup.");
+          + hex(magic) + " at byte 0 instead of \"FSMJ\", so fsm opened nothing and changed"
+          + " nothing. If it is a damaged segment, run `fsm store repair` to keep every record"
+          + " that can be proven; if it is a foreign file, move it out of the journal folder "
+          + file.getParent() + ".");
     }
     int version = header[4] & 0xff;
     if (version != Segments.VERSION) {
