@@ -225,6 +225,26 @@ class StoreRepairTest {
   }
 
   @Test
+  void aJournalOfAnotherFormatIsNotRepairedButLeftAsItWas() throws IOException {
+    Path store = dir.resolve("store");
+    try (EmbeddedStore s = EmbeddedStore.open(store)) {
+      fill(s);
+    }
+    Path segment = Workload.lastSegment(store);
+    try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+      f.seek(4);
+      f.write(9);
+    }
+    Map<Path, String> files = contents(store);
+    assertThatThrownBy(() -> StoreRepair.run(store, EmbeddedStoreOptions.defaults(), NOW))
+        .isInstanceOf(FsmException.class)
+        .hasMessage(segment + " is in journal format 9, but this fsm reads format 1: another fsm"
+            + " version wrote it, so this one will not repair the store. Use the fsm version"
+            + " that wrote it.");
+    assertThat(contents(store)).isEqualTo(files);
+  }
+
+  @Test
   void entryNumbersAreWrittenAsRuns() {
     assertThat(RepairReport.numbers(List.of(3))).isEqualTo("3");
     assertThat(RepairReport.numbers(List.of(3, 5))).isEqualTo("3 and 5");

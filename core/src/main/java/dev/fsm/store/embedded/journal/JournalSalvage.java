@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.journal;
 
+import dev.fsm.FsmException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -82,7 +83,7 @@ public final class JournalSalvage {
       Visitor visitor) throws IOException {
     FrameScan scan = FrameScan.of(file, maxRecordBytes);
     long size = scan.size();
-    String header = headerProblem(scan, first);
+    String header = headerProblem(scan, file, first);
     if (header != null) {
       visitor.damaged(new Damage(file, 0, Math.min(size, Segments.HEADER_BYTES), header, null));
     }
@@ -104,7 +105,7 @@ public final class JournalSalvage {
     return last;
   }
 
-  private static String headerProblem(FrameScan scan, long first) {
+  private static String headerProblem(FrameScan scan, Path file, long first) {
     if (scan.size() < Segments.HEADER_BYTES) {
       return String.format(Locale.ROOT, "file ends inside the segment header (%d of %d bytes)",
           scan.size(), Segments.HEADER_BYTES);
@@ -113,6 +114,12 @@ public final class JournalSalvage {
     byte[] expected = Segments.header(first).array();
     if (Arrays.equals(header, expected)) {
       return null;
+    }
+    if (Arrays.equals(header, 0, 4, expected, 0, 4) && header[4] != expected[4]) {
+      // Salvaging frames of a format this version does not know would keep garbage as records.
+      throw new FsmException(file + " is in journal format " + (header[4] & 0xff) + ", but this"
+          + " fsm reads format " + Segments.VERSION + ": another fsm version wrote it, so this"
+          + " one will not repair the store. Use the fsm version that wrote it.");
     }
     long claimed = ByteBuffer.wrap(header).getLong(5);
     return Arrays.equals(header, 0, 5, expected, 0, 5)

@@ -103,8 +103,14 @@ public final class SnapshotSalvage {
     CRC32C crc = new CRC32C();
     crc.update(header, 0, SnapshotFile.HEADER_BYTES - 4);
     ByteBuffer h = ByteBuffer.wrap(header);
+    if (Arrays.equals(header, 0, 4, SnapshotFile.MAGIC, 0, 4)
+        && header[4] != SnapshotFile.VERSION) {
+      throw new FsmException("snapshot " + file + " is in format " + (header[4] & 0xff)
+          + ", but this fsm reads format " + SnapshotFile.VERSION + ": another fsm version"
+          + " wrote it, so this one will not repair the store. Use the fsm version that wrote"
+          + " it.");
+    }
     if (!Arrays.equals(header, 0, 4, SnapshotFile.MAGIC, 0, 4)
-        || header[4] != SnapshotFile.VERSION
         || (int) crc.getValue() != h.getInt(SnapshotFile.HEADER_BYTES - 4)) {
       visitor.damaged(new Damage(file, 0, SnapshotFile.HEADER_BYTES, "the header is damaged",
           null));
