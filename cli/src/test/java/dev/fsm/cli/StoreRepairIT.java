@@ -3,9 +3,12 @@ package dev.fsm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +16,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -171,6 +175,31 @@ class StoreRepairIT {
     FsmJar.Result pg = FsmJar.run(dir, "store", "repair", "--store", "postgresql://db/fsm");
     assertThat(pg.exit()).isEqualTo(1);
     assertThat(pg.err()).contains("`fsm store repair` is not supported yet for PostgreSQL");
+  }
+
+  @Test
+  void aStoreInUseIsRefusedAndLeftAsItWas() throws Exception {
+    Map<String, String> files = contents(dir.resolve("s"));
+    Process holder = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), StoreFixture.class.getName(), "hold",
+        dir.resolve("s").toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
+        StandardCharsets.UTF_8))) {
+      assertThat(out.readLine()).startsWith("held");
+      FsmJar.Result r = fsm.run("store", "repair");
+      assertThat(r.exit()).isEqualTo(1);
+      assertThat(r.err()).isEqualTo("fsm: store s is in use by process " + holder.pid()
+          + " (fsm); wait for it to finish, or stop it, then try again\n");
+    } finally {
+      holder.getOutputStream().close();
+      assertThat(holder.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    }
+    try (Stream<Path> entries = Files.list(dir.resolve("s"))) {
+      assertThat(entries.map(p -> p.getFileName().toString())).doesNotContain("repair.tmp")
+          .noneMatch(n -> n.startsWith("damaged-"));
+    }
+    assertThat(contents(dir.resolve("s")).get(SEGMENT)).isEqualTo(files.get(SEGMENT));
   }
 
   /** Each record's frame offset in a sound segment, by sequence. */
