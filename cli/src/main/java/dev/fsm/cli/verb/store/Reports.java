@@ -62,7 +62,8 @@ final class Reports {
     doc.put("missing_records", ranges(r.missingRecords()));
     doc.put("lost_records", ranges(r.lostRecords()));
     doc.put("basis", r.basis());
-    doc.put("tasks_kept", r.tasksKept());
+    // A sound store is left unread past its records, so there is no count to give.
+    doc.put("tasks_kept", r.sound() || !r.resumed().isEmpty() ? null : r.tasksKept());
     doc.put("last_record", r.lastRecord());
     doc.put("from_clean_index", r.fromCleanIndex());
     doc.put("lost_tasks", r.lostTasks().stream().map(t -> {

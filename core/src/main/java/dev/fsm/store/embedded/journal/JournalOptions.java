@@ -6,8 +6,9 @@ package dev.fsm.store.embedded.journal;
  * @param segmentBytes a segment is closed and a new one started once it is this large
  * @param maxRecordBytes the largest record append accepts; when reading, a longer record length
  *     is taken as damage
- * @param acceptDamage when a segment that is followed by others is damaged, cut the journal
- *     there and delete the later segments instead of refusing to open
+ * @param acceptDamage when there is damage that is not a torn tail, cut the journal there and
+ *     delete the later segments instead of refusing to open; for tests, since it drops
+ *     acknowledged records (fsm itself refuses, and {@code fsm store repair} salvages)
  */
 public record JournalOptions(long segmentBytes, int maxRecordBytes, boolean acceptDamage) {
 
