@@ -155,13 +155,14 @@ public final class StoreRepair {
     Files.delete(index);
     JournalSalvage.createEmpty(stage.resolve(RepairFolders.NEW_JOURNAL), last + 1);
     RepairReport draft = new RepairReport(folder, scan.damage(), scan.missingRecords(),
-        scan.lostRecords(),
-        scan.basis(), tasks, last, fromCleanIndex, lost, versions, Optional.empty(), List.of());
+        scan.lostRecords(), scan.basis(), tasks, last, fromCleanIndex, lost, versions,
+        Optional.empty(), List.of());
     // The clean index is an original too: closed before it is moved aside.
     scan.close();
     Path committedName = folder.resolve(RepairFolders.PREFIX + time);
     RepairReport report = withFolder(draft, committedName);
     Files.write(stage.resolve(RepairFolders.REPORT), report.lines(), StandardCharsets.UTF_8);
+    CleanMarker.fsync(stage.resolve(RepairFolders.REPORT));
     Path committed = RepairFolders.commit(folder, stage, time);
     RepairFolders.swap(folder, committed);
     return committed.equals(committedName) ? report : withFolder(draft, committed);
