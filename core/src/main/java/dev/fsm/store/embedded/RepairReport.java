@@ -147,6 +147,12 @@ public record RepairReport(Path folder, List<Damaged> damage, List<Range> missin
       lines.add("could not recover:");
       lostTasks.forEach(t -> lines.add("  " + t.summary()));
       lostVersions.forEach(v -> lines.add("  " + v));
+      if (!lostRecords.isEmpty()) {
+        // A lost record may have changed more than any surviving record or bad byte shows.
+        lines.add("  anything else journal " + String.join(", ", lostRecords.stream()
+            .map(Range::toString).toList()) + " held: the lines above are what surviving"
+            + " records and damaged bytes show of them");
+      }
     }
     damagedFolder.ifPresent(d -> lines.add("damaged originals kept in " + d));
     return lines;
