@@ -9,6 +9,7 @@ import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.StoreGate.Pending;
+import dev.fsm.store.embedded.files.DiskFailure;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalStats;
 import dev.fsm.task.Change;
@@ -79,7 +80,7 @@ public final class EmbeddedStore implements Store {
    * @throws StoreInUseException when another process, or this one, has it open
    */
   public static EmbeddedStore open(Path folder, EmbeddedStoreOptions options) {
-    StoreLock owner = StoreLock.acquire(folder, options.purpose());
+    StoreLock owner = StoreLock.acquire(folder, options.purpose(), options.waiting());
     Journal journal = null;
     try {
       journal = Journal.open(folder.resolve(JOURNAL), options.journal());
@@ -92,11 +93,13 @@ public final class EmbeddedStore implements Store {
       }
     } catch (IOException e) {
       giveUp(owner, journal);
-      throw new FsmException("cannot open store " + folder + ": " + e
-          + " (check that the folder and its files are readable and writable)", e);
+      throw DiskFailure.of(folder, "cannot open store " + folder, e);
     } catch (RuntimeException | Error e) {
       giveUp(owner, journal);
-      throw e;
+      if (e instanceof FsmException || DiskFailure.advice(folder, e).isEmpty()) {
+        throw e;
+      }
+      throw DiskFailure.of(folder, "cannot open store " + folder, e);
     }
   }
 
@@ -318,7 +321,7 @@ public final class EmbeddedStore implements Store {
     if (!gate.close()) {
       return;
     }
-    Exception failure = null;
+    Throwable failure = null;
     try {
       journal.close();
     } catch (IOException | RuntimeException e) {
@@ -340,8 +343,20 @@ public final class EmbeddedStore implements Store {
       }
     } catch (IOException | RuntimeException e) {
       failure = failure == null ? e : failure;
+    } catch (InternalError e) {
+      if (!DiskFailure.isMappedFault(e)) {
+        throw e;
+      }
+      failure = failure == null ? e : failure;
     } finally {
       owner.close();
+    }
+    Optional<String> disk = failure == null ? Optional.empty()
+        : DiskFailure.advice(folder, failure);
+    if (disk.isPresent()) {
+      throw new FsmException("store " + folder + " did not close cleanly: " + disk.get()
+          + "; every change acknowledged is safe in the journal, and the next open rebuilds the"
+          + " index from it", failure);
     }
     if (failure != null) {
       throw new FsmException("store " + folder + " did not close cleanly (" + failure + ");"

@@ -3,6 +3,7 @@ package dev.fsm.cli.verb.store;
 import dev.fsm.FsmException;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.ProgressLine;
+import dev.fsm.cli.TaskAccess;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.RebuildProgress;
@@ -42,7 +43,8 @@ final class StoreFolder {
       throw new FsmException("folder " + folder + " holds no fsm store (it has no journal/);"
           + " name an existing store with --store PATH or $FSM_STORE");
     }
-    return EmbeddedStore.open(folder, options.purpose("fsm store " + verb));
+    return EmbeddedStore.open(folder, options.purpose("fsm store " + verb)
+        .waiting(TaskAccess.waitInLine(global, folder)));
   }
 
   /** A rebuild's progress, as a line redrawn on stderr when it is a terminal. */

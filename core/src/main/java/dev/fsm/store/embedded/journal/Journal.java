@@ -1,6 +1,7 @@
 package dev.fsm.store.embedded.journal;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -62,8 +63,8 @@ public final class Journal implements AutoCloseable {
    *     is already open
    */
   public static Journal open(Path folder, JournalOptions options) throws IOException {
-    Files.createDirectories(folder);
-    FileChannel lockChannel = FileChannel.open(folder.resolve(LOCK_FILE),
+    StoreFiles.createFolder(folder);
+    FileChannel lockChannel = StoreFiles.open(folder.resolve(LOCK_FILE),
         StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     try {
       FileLock folderLock = lockFolder(folder, lockChannel);
