@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
@@ -106,10 +107,20 @@ public final class StoreFiles {
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    if (POSIX) {
-      Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(FOLDER_MODE));
-    } else {
-      Files.createDirectory(folder);
+    try {
+      if (POSIX) {
+        Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(FOLDER_MODE));
+      } else {
+        Files.createDirectory(folder);
+      }
+    } catch (FileAlreadyExistsException e) {
+      // Another command creating the same store at the same moment; a link is still refused.
+      if (Files.isSymbolicLink(folder)) {
+        throw linkRefused(folder);
+      }
+      if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+        throw e;
+      }
     }
   }
 
