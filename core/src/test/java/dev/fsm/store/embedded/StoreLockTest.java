@@ -94,6 +94,29 @@ class StoreLockTest {
   }
 
   @Test
+  void aWaiterKilledInLineHoldsNobodyUp() throws Exception {
+    List<Held> all = new ArrayList<>();
+    try {
+      Held holder = Held.start(store, false);
+      all.add(holder);
+      assertThat(holder.next()).isEqualTo("locked");
+      for (int i = 1; i <= 3; i++) {
+        all.add(Held.start(store, true));
+        long ticket = i;
+        awaitUntil(() -> lastTicket() == ticket);
+      }
+      all.get(2).kill();
+      assertThat(all.get(2).process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      holder.release();
+      assertThat(all.get(1).nextBesideNotices()).isEqualTo("locked");
+      all.get(1).release();
+      assertThat(all.get(3).nextBesideNotices()).isEqualTo("locked");
+    } finally {
+      all.forEach(Held::kill);
+    }
+  }
+
+  @Test
   void aWaitOverASecondSaysWhomItWaitsFor() throws Exception {
     Held holder = Held.start(store, false);
     Held waiter = null;

@@ -44,14 +44,14 @@ public final class FolderGuard {
       return;
     }
     Path real = folder.toRealPath();
-    check(folder, Files.readAttributes(real, PosixFileAttributes.class));
+    check(folder, real, Files.readAttributes(real, PosixFileAttributes.class));
     for (String name : SUBFOLDERS) {
       Path sub = real.resolve(name);
       if (Files.isSymbolicLink(sub)) {
         throw StoreFiles.linkRefused(folder.resolve(name));
       }
       if (Files.isDirectory(sub, LinkOption.NOFOLLOW_LINKS)) {
-        check(folder.resolve(name), Files.readAttributes(sub, PosixFileAttributes.class,
+        check(folder.resolve(name), sub, Files.readAttributes(sub, PosixFileAttributes.class,
             LinkOption.NOFOLLOW_LINKS));
         tightenFiles(sub);
       }
@@ -59,7 +59,9 @@ public final class FolderGuard {
     tightenFiles(real);
   }
 
-  private static void check(Path shown, PosixFileAttributes attributes) throws IOException {
+  /** Checks a folder, named to the user as {@code shown}, at its real path {@code real}. */
+  private static void check(Path shown, Path real, PosixFileAttributes attributes)
+      throws IOException {
     Set<PosixFilePermission> mode = attributes.permissions();
     UserPrincipal me = currentUser(shown);
     if (me != null && !me.equals(attributes.owner())) {
@@ -74,7 +76,7 @@ public final class FolderGuard {
           + " overwrite other files; make it private with `chmod go-w " + shown + "` (fsm"
           + " creates store folders with mode 0700)");
     }
-    StoreFiles.tighten(shown, mode, StoreFiles.FOLDER_MODE);
+    StoreFiles.tighten(real, mode, StoreFiles.FOLDER_MODE);
   }
 
   /** Regular files in the folder lose group and other permissions; links are left alone. */

@@ -89,6 +89,17 @@ class StoreFilesTest {
   }
 
   @Test
+  void aStoreFolderReachedThroughTheUsersOwnLinkIsTightenedWhereItIs() throws IOException {
+    Path real = Files.createDirectory(dir.resolve("on-another-disk"));
+    Files.setPosixFilePermissions(real, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path store = Files.createSymbolicLink(dir.resolve(".fsm"), real);
+
+    FolderGuard.secure(store);
+
+    assertThat(mode(real)).isEqualTo("rwx------");
+  }
+
+  @Test
   void aFolderOthersCanWriteIsRefusedSayingHowToFixIt() throws IOException {
     Path store = Files.createDirectory(dir.resolve("store"));
     Files.setPosixFilePermissions(store, PosixFilePermissions.fromString("rwxrwxrwx"));
