@@ -97,6 +97,29 @@ class HostileDiskIT {
   }
 
   @Test
+  void aFileFsmMayNotWriteIsOneLineNamingIt() throws IOException {
+    assumeTrue(isRoot(), "making a file unwritable for root needs chattr, as root");
+    StoreCommands store = new StoreCommands(dir, "store");
+    store.ok("start", "order", "--id", "t1");
+    Path segment;
+    try (Stream<Path> files = Files.list(dir.resolve("store/journal"))) {
+      segment = files.filter(f -> f.toString().endsWith(".log")).findFirst().orElseThrow();
+    }
+    assumeTrue(run("chattr", "+i", segment.toString()) == 0, "chattr +i is not supported here");
+    try {
+      FsmJar.Result refused = store.run("start", "order", "--id", "t2");
+
+      assertThat(refused.exit()).isEqualTo(1);
+      assertThat(refused.err()).isEqualTo("fsm: cannot open store store: permission denied on "
+          + dir.relativize(segment) + "; run fsm as the user who owns the store folder, or give"
+          + " that user the folder back (chown -R USER FOLDER)\n");
+    } finally {
+      sh("chattr", "-i", segment.toString());
+    }
+    assertThat(store.ok("ls").out()).contains("t1").doesNotContain("t2");
+  }
+
+  @Test
   void aLinkPlantedAsTheOwnerLockIsRefusedAndItsTargetLeftAlone() throws IOException {
     StoreCommands store = new StoreCommands(dir, "store");
     store.ok("start", "order", "--id", "t1");
@@ -221,6 +244,20 @@ class HostileDiskIT {
 
   private static boolean isRoot() {
     return "root".equals(System.getProperty("user.name"));
+  }
+
+  /** Runs a command and gives its exit status, whatever it is. */
+  private static int run(String... command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
   }
 
   private static int sh(String... command) {

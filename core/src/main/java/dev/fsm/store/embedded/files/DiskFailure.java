@@ -2,6 +2,7 @@ package dev.fsm.store.embedded.files;
 
 import dev.fsm.FsmException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
@@ -29,10 +30,13 @@ public final class DiskFailure {
 
   /**
    * What to tell the user when {@code cause}, or one of its causes, is the disk failing rather
-   * than fsm; empty otherwise.
+   * than fsm, naming the file the cause names, else {@code given}; empty otherwise.
    */
-  public static Optional<String> advice(Path file, Throwable cause) {
+  public static Optional<String> advice(Path given, Throwable cause) {
     for (Throwable t = cause; t != null; t = t.getCause()) {
+      // The failing file itself, when the exception knows it, says more than its folder.
+      Path file = t instanceof FileSystemException f && f.getFile() != null
+          ? Path.of(f.getFile()) : given;
       String text = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
       if (text.contains("no space left on device") || text.contains("disk quota exceeded")) {
         return Optional.of("no space left on the disk holding " + file + "; free some space"
