@@ -1,8 +1,11 @@
 package dev.fsm.cli;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.embedded.files.DiskFailure;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -27,8 +30,22 @@ public final class ExitCodes {
 
   /** Prints an error raised while a verb ran and returns its exit code. */
   static int report(Exception e, PrintWriter err, boolean verbose) {
+    return report(e, err, verbose, null);
+  }
+
+  /**
+   * Prints an error raised while a verb ran on {@code store} (null when unknown) and returns its
+   * exit code: a failing disk (full, read-only, not ours, a mapped page lost) is the user's to
+   * fix, so it gets one line, never an "internal error".
+   */
+  static int report(Throwable e, PrintWriter err, boolean verbose, String store) {
     if (e instanceof FsmException) {
       err.println("fsm: " + e.getMessage());
+      return FAILED;
+    }
+    Optional<String> disk = DiskFailure.advice(Path.of(store == null ? "the store" : store), e);
+    if (disk.isPresent()) {
+      err.println("fsm: " + disk.get());
       return FAILED;
     }
     err.println("fsm: internal error: " + e);
@@ -50,7 +67,12 @@ public final class ExitCodes {
         cmd.getErr().println("fsm: " + p.getMessage());
         return USAGE;
       }
-      return report(e, cmd.getErr(), verbose(parsed));
+      return report(e, cmd.getErr(), verbose(parsed), store(parsed));
+    }
+
+    private static String store(ParseResult parsed) {
+      return parsed.commandSpec().root().userObject() instanceof Fsm fsm
+          ? fsm.global().store() : null;
     }
 
     private static boolean verbose(ParseResult parsed) {

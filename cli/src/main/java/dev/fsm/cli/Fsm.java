@@ -18,6 +18,7 @@ import dev.fsm.cli.verb.task.Start;
 import dev.fsm.cli.verb.task.Stats;
 import dev.fsm.cli.verb.task.Tail;
 import dev.fsm.cli.verb.task.Watch;
+import dev.fsm.store.embedded.files.DiskFailure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -72,12 +73,22 @@ public final class Fsm implements Runnable {
   /** Runs one command line; returns the exit status. */
   public static int run(PrintWriter out, PrintWriter err, Map<String, String> env,
       String... args) {
-    return commandLine(out, err, env).execute(args);
+    CommandLine cmd = commandLine(out, err, env);
+    try {
+      return cmd.execute(args);
+    } catch (InternalError e) {
+      // Picocli hands on errors; this one is a memory-mapped store file the disk could not back.
+      if (!DiskFailure.isMappedFault(e)) {
+        throw e;
+      }
+      GlobalOptions global = ((Fsm) cmd.getCommand()).global();
+      return ExitCodes.report(e, err, global.verbose(), global.store());
+    }
   }
 
   /** A fresh command tree writing to the given streams. */
   public static CommandLine commandLine(PrintWriter out, PrintWriter err, Map<String, String> env) {
-    GlobalOptions global = new GlobalOptions(env);
+    GlobalOptions global = new GlobalOptions(env, err);
     CommandLine cmd = new CommandLine(new Fsm(global));
     // `--context @FILE` names a file of JSON; picocli would otherwise read it as arguments.
     cmd.setExpandAtFiles(false);

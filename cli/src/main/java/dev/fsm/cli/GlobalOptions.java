@@ -1,5 +1,7 @@
 package dev.fsm.cli;
 
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -16,6 +18,7 @@ public final class GlobalOptions {
   public enum Output { text, json }
 
   private final Map<String, String> env;
+  private final PrintWriter err;
 
   @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "PATH|URL",
       description = "Where tasks are stored (default: .fsm/ here, or $FSM_STORE).")
@@ -38,7 +41,17 @@ public final class GlobalOptions {
   boolean verbose;
 
   GlobalOptions(Map<String, String> env) {
+    this(env, new PrintWriter(Writer.nullWriter()));
+  }
+
+  GlobalOptions(Map<String, String> env, PrintWriter err) {
     this.env = env;
+    this.err = err;
+  }
+
+  /** Where a verb's notices go while it runs (a wait for the store, say): its stderr. */
+  public PrintWriter err() {
+    return err;
   }
 
   /** An environment variable of this invocation, or null. */

@@ -4,14 +4,17 @@ import dev.fsm.FsmException;
 import dev.fsm.control.Control;
 import dev.fsm.control.Controls;
 import dev.fsm.control.LocalControl;
+import dev.fsm.control.SocketControl;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.StoreCheck;
+import dev.fsm.store.embedded.StoreWaiting;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * How the task verbs reach tasks: through the control socket of the runner that owns the store,
@@ -31,9 +34,25 @@ public final class TaskAccess {
     Path folder = folder(global, create);
     return Controls.open(folder, () -> {
       EmbeddedStore store = EmbeddedStore.open(folder,
-          EmbeddedStoreOptions.defaults().purpose(verb));
+          EmbeddedStoreOptions.defaults().purpose(verb).waiting(waitInLine(global, folder)));
       return new LocalControl(store, new MachineLibrary(store, global.machines()),
           Clock.systemUTC(), operator(), LocalControl.Listener.NONE, true);
+    });
+  }
+
+  /**
+   * How a verb that opens the store itself waits while another process holds it: in line, in
+   * arrival order, saying on stderr whom it waits for once that takes a second; it stops
+   * waiting when the holder turns out to serve its control socket, which the verb then uses.
+   */
+  public static StoreWaiting waitInLine(GlobalOptions global, Path folder) {
+    return StoreWaiting.inLine(notice -> {
+      global.err().println("fsm: " + notice);
+      global.err().flush();
+    }, () -> {
+      Optional<SocketControl> owner = SocketControl.connect(folder);
+      owner.ifPresent(SocketControl::close);
+      return owner.isPresent();
     });
   }
 

@@ -10,6 +10,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -123,20 +124,18 @@ class StoreIT {
   }
 
   @Test
-  void aStoreInUseNamesItsOwner() throws Exception {
+  void aStoreInUseIsWaitedForNamingItsOwner() throws Exception {
     finish(fixture("fill", "s", "5"));
-    Process holder = fixture("hold", "s");
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
-        StandardCharsets.UTF_8))) {
-      assertThat(out.readLine()).startsWith("held");
-      FsmJar.Result r = FsmJar.run(dir, "store", "check", "--store", "s");
-      assertThat(r.exit()).isEqualTo(1);
-      assertThat(r.err()).isEqualTo("fsm: store s is in use by process " + holder.pid()
-          + " (fsm); wait for it to finish, or stop it, then try again\n");
-    } finally {
-      holder.getOutputStream().close();
-      holder.waitFor(30, TimeUnit.SECONDS);
-      holder.destroyForcibly();
+    try (Holder holder = Holder.start(dir.resolve("s"))) {
+      FsmProcess check = FsmProcess.start(dir, "store", "check", "--store", "s");
+      try (check) {
+        Await.until("check to say whom it waits for; stderr: " + check.err(),
+            Duration.ofSeconds(60), () -> check.err().contains("waiting"));
+        assertThat(check.err()).isEqualTo("fsm: waiting for process " + holder.pid()
+            + " (fsm) to release store s\n");
+        holder.release();
+        assertThat(check.awaitExit(Duration.ofSeconds(60))).as(check.err()).isZero();
+      }
     }
   }
 

@@ -1,9 +1,14 @@
 package dev.fsm.action;
 
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -54,9 +59,12 @@ public final class ProgramLedger {
   void started(Process process) {
     Optional<Instant> start = process.info().startInstant();
     try {
-      Files.createDirectories(folder);
-      Files.writeString(folder.resolve(Long.toString(process.pid())),
-          start.map(Instant::toString).orElse(""));
+      StoreFiles.createFolder(folder);
+      try (FileChannel out = StoreFiles.createFresh(folder.resolve(Long.toString(process.pid())),
+          StandardOpenOption.WRITE)) {
+        out.write(ByteBuffer.wrap(start.map(Instant::toString).orElse("")
+            .getBytes(StandardCharsets.UTF_8)));
+      }
     } catch (IOException e) {
       // Best effort: without the record only a runner crash can leave the program running.
     }

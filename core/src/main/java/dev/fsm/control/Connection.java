@@ -2,6 +2,7 @@ package dev.fsm.control;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.fsm.FsmException;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -53,13 +54,19 @@ final class Connection implements Runnable {
   @Override
   public void run() {
     try (JsonParser in = Wire.JSON.createParser(ChannelStreams.input(channel, null))) {
-      while (in.nextToken() != null) {
+      while (true) {
         Request request;
         try {
+          // Garbage (not JSON at all) fails here, before any request begins.
+          if (in.nextToken() == null) {
+            break;
+          }
           request = Request.read(in);
         } catch (IOException | RuntimeException e) {
           // The stream's framing is unknown from here on: answer, then hang up.
-          respond(null, new FsmException(owner + " could not read the request (" + e.getMessage()
+          String why = e instanceof JsonProcessingException json
+              ? json.getOriginalMessage() : e.getMessage();
+          respond(null, new FsmException(owner + " could not read the request (" + why
               + "); use the same fsm version for both"), RemoteErrors.BAD_REQUEST);
           return;
         }

@@ -1,15 +1,14 @@
 package dev.fsm.control;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
@@ -79,14 +78,7 @@ final class SocketLocation {
       throw new FsmException("cannot place the control socket for store " + real + ": " + socket
           + " is too long for a socket address; set XDG_RUNTIME_DIR to a short folder");
     }
-    Path temp = real.resolve(POINTER + ".tmp");
-    Files.writeString(temp, socket + "\n", StandardCharsets.UTF_8);
-    try {
-      Files.move(temp, pointer, StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(temp, pointer, StandardCopyOption.REPLACE_EXISTING);
-    }
+    StoreFiles.writeAtomically(pointer, (socket + "\n").getBytes(StandardCharsets.UTF_8));
     return socket;
   }
 

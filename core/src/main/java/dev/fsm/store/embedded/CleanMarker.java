@@ -1,14 +1,13 @@
 package dev.fsm.store.embedded;
 
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.OptionalLong;
 
@@ -60,15 +59,8 @@ final class CleanMarker {
 
   /** Writes the marker atomically: a crash leaves either no marker or a whole one. */
   static void write(Path folder, long sequence) throws IOException {
-    Path temp = folder.resolve(FILE + ".tmp");
-    byte[] text = (KEY + sequence + "\n").getBytes(StandardCharsets.UTF_8);
-    try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE,
-        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      out.write(ByteBuffer.wrap(text));
-      out.force(true);
-    }
-    Files.move(temp, folder.resolve(FILE), StandardCopyOption.ATOMIC_MOVE,
-        StandardCopyOption.REPLACE_EXISTING);
+    StoreFiles.writeAtomically(folder.resolve(FILE),
+        (KEY + sequence + "\n").getBytes(StandardCharsets.UTF_8));
     fsync(folder);
   }
 

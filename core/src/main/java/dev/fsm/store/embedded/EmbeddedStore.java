@@ -9,6 +9,7 @@ import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.StoreGate.Pending;
+import dev.fsm.store.embedded.files.DiskFailure;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalStats;
 import dev.fsm.task.Change;
@@ -81,7 +82,7 @@ public final class EmbeddedStore implements Store {
    *     damage that is not a torn tail; nothing on disk is changed then
    */
   public static EmbeddedStore open(Path folder, EmbeddedStoreOptions options) {
-    StoreLock owner = StoreLock.acquire(folder, options.purpose());
+    StoreLock owner = StoreLock.acquire(folder, options.purpose(), options.waiting());
     Journal journal = null;
     try {
       RepairFolders.refuseUnfinished(folder);
@@ -98,11 +99,13 @@ public final class EmbeddedStore implements Store {
       }
     } catch (IOException e) {
       giveUp(owner, journal);
-      throw new FsmException("cannot open store " + folder + ": " + e
-          + " (check that the folder and its files are readable and writable)", e);
+      throw DiskFailure.of(folder, "cannot open store " + folder, e);
     } catch (RuntimeException | Error e) {
       giveUp(owner, journal);
-      throw e;
+      if (e instanceof FsmException || DiskFailure.advice(folder, e).isEmpty()) {
+        throw e;
+      }
+      throw DiskFailure.of(folder, "cannot open store " + folder, e);
     }
   }
 
@@ -324,7 +327,7 @@ public final class EmbeddedStore implements Store {
     if (!gate.close()) {
       return;
     }
-    Exception failure = null;
+    Throwable failure = null;
     try {
       journal.close();
     } catch (IOException | RuntimeException e) {
@@ -346,8 +349,20 @@ public final class EmbeddedStore implements Store {
       }
     } catch (IOException | RuntimeException e) {
       failure = failure == null ? e : failure;
+    } catch (InternalError e) {
+      if (!DiskFailure.isMappedFault(e)) {
+        throw e;
+      }
+      failure = failure == null ? e : failure;
     } finally {
       owner.close();
+    }
+    Optional<String> disk = failure == null ? Optional.empty()
+        : DiskFailure.advice(folder, failure);
+    if (disk.isPresent()) {
+      throw new FsmException("store " + folder + " did not close cleanly: " + disk.get()
+          + "; every change acknowledged is safe in the journal, and the next open rebuilds the"
+          + " index from it", failure);
     }
     if (failure != null) {
       throw new FsmException("store " + folder + " did not close cleanly (" + failure + ");"

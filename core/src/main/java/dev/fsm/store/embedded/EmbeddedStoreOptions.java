@@ -16,10 +16,11 @@ import java.util.Objects;
  * @param progress told how a rebuild of the index goes
  * @param checkpointBytes how much the journal grows before a checkpoint starts in the
  *     background (at least the last snapshot's size); 0 for checkpoints only when asked
+ * @param waiting what opening does while another process holds the store
  */
 public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
     JournalOptions journal, boolean forceRebuild, RebuildProgress progress,
-    long checkpointBytes) {
+    long checkpointBytes, StoreWaiting waiting) {
 
   /** The default journal growth between checkpoints: 64 MiB. */
   public static final long CHECKPOINT_BYTES = 64L << 20;
@@ -28,6 +29,7 @@ public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
     Objects.requireNonNull(purpose, "purpose");
     Objects.requireNonNull(journal, "journal");
     Objects.requireNonNull(progress, "progress");
+    Objects.requireNonNull(waiting, "waiting");
     if (indexOpenTimeout.isNegative() || indexOpenTimeout.isZero()) {
       throw new IllegalArgumentException("indexOpenTimeout must be positive");
     }
@@ -36,45 +38,54 @@ public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
     }
   }
 
-  /** Purpose {@code fsm}, 5 seconds to open the index, the journal's defaults. */
+  /**
+   * Purpose {@code fsm}, 5 seconds to open the index, the journal's defaults, refusing at once a
+   * store another process holds.
+   */
   public static EmbeddedStoreOptions defaults() {
     return new EmbeddedStoreOptions("fsm", Duration.ofSeconds(5), JournalOptions.defaults(),
-        false, RebuildProgress.NONE, CHECKPOINT_BYTES);
+        false, RebuildProgress.NONE, CHECKPOINT_BYTES, StoreWaiting.REFUSE);
   }
 
   /** These options with another purpose. */
   public EmbeddedStoreOptions purpose(String purpose) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress,
-        checkpointBytes);
+        checkpointBytes, waiting);
   }
 
   /** These options with another time bound for opening the index. */
   public EmbeddedStoreOptions indexOpenTimeout(Duration timeout) {
     return new EmbeddedStoreOptions(purpose, timeout, journal, forceRebuild, progress,
-        checkpointBytes);
+        checkpointBytes, waiting);
   }
 
   /** These options with other journal options. */
   public EmbeddedStoreOptions journal(JournalOptions options) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, options, forceRebuild, progress,
-        checkpointBytes);
+        checkpointBytes, waiting);
   }
 
   /** These options, rebuilding the index at open whatever state it is in (or not). */
   public EmbeddedStoreOptions forceRebuild(boolean rebuild) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, rebuild, progress,
-        checkpointBytes);
+        checkpointBytes, waiting);
   }
 
   /** These options with a listener for rebuild progress. */
   public EmbeddedStoreOptions progress(RebuildProgress listener) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, listener,
-        checkpointBytes);
+        checkpointBytes, waiting);
   }
 
   /** These options with another journal growth between background checkpoints (0: none). */
   public EmbeddedStoreOptions checkpointBytes(long bytes) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress,
-        bytes);
+        bytes, waiting);
+  }
+
+  /** These options with another way of waiting for a store another process holds. */
+  public EmbeddedStoreOptions waiting(StoreWaiting how) {
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress,
+        checkpointBytes, how);
   }
 }

@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded;
 
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ final class IndexFlusher implements AutoCloseable {
 
   /** Starts flushing {@code file}. */
   static IndexFlusher start(Path file) throws IOException {
-    return new IndexFlusher(FileChannel.open(file, StandardOpenOption.READ), EVERY);
+    return new IndexFlusher(StoreFiles.open(file, StandardOpenOption.READ), EVERY);
   }
 
   private void flush() {

@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded;
 
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -9,6 +10,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -73,7 +75,8 @@ final class KeySorter implements AutoCloseable {
     PriorityQueue<Head> heads = new PriorityQueue<>();
     try {
       for (long[] r : runs) {
-        SeekableByteChannel channel = Files.newByteChannel(spill).position(r[0]);
+        SeekableByteChannel channel = StoreFiles.open(spill, StandardOpenOption.READ)
+            .position(r[0]);
         DataInputStream in = new DataInputStream(
             new BufferedInputStream(Channels.newInputStream(channel), BUFFER));
         readers.add(in);
@@ -130,7 +133,8 @@ final class KeySorter implements AutoCloseable {
     }
     run.sort(Arrays::compareUnsigned);
     if (out == null) {
-      out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(spill), BUFFER));
+      out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(
+          StoreFiles.createFresh(spill, StandardOpenOption.WRITE)), BUFFER));
     }
     runs.add(new long[] {written, run.size()});
     for (byte[] key : run) {

@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded;
 
+import dev.fsm.store.embedded.files.StoreFiles;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.io.ByteArrayOutputStream;
@@ -89,8 +90,7 @@ final class MemberSpill implements AutoCloseable {
 
   private void spillAll() throws IOException {
     if (file == null) {
-      file = FileChannel.open(spill, StandardOpenOption.CREATE, StandardOpenOption.READ,
-          StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+      file = StoreFiles.createFresh(spill, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
     for (Bucket b : groups.values()) {
       if (b.held.size() == 0) {

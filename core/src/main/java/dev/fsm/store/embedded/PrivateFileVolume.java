@@ -1,15 +1,18 @@
 package dev.fsm.store.embedded;
 
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.mapdb.DBException;
 import org.mapdb.DataInput2;
 import org.mapdb.volume.Volume;
@@ -44,10 +47,21 @@ final class PrivateFileVolume extends Volume {
   private static final int PAGES_PER_SLICE = SLICE >>> PAGE_SHIFT;
   /** The slices written to most recently are never written out mid-operation. */
   private static final int RECENT_SLICES = 4;
+  private static final Set<String> MEMORY_FILE_SYSTEMS = Set.of("tmpfs", "ramfs", "hugetlbfs");
+
+  /**
+   * Zeros for extending a file on a memory file system, where a page not yet backed is
+   * allocated when a mapping first touches it: on a full tmpfs that fault is a SIGBUS, which the
+   * JVM raises as an InternalError anywhere in MapDB. Written zeros are backed, or fail with an
+   * IOException (no space left on device) here, where it can be reported.
+   */
+  private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(SLICE).asReadOnlyBuffer();
 
   private final File file;
   private final FileChannel channel;
   private final long budget;
+  /** Whether growth must write zeros, not leave holes: see {@link #ZEROS}. */
+  private final boolean backPages;
   private final Mappings mappings = Mappings.forThisJvm();
   private ByteBuffer[] slices;
   /** Changed pages per slice, a bit each; null where none changed. */
@@ -64,8 +78,9 @@ final class PrivateFileVolume extends Volume {
   private PrivateFileVolume(Path path, long budget) throws IOException {
     this.file = path.toFile();
     this.budget = budget;
-    this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+    this.channel = StoreFiles.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
+    this.backPages = MEMORY_FILE_SYSTEMS.contains(Files.getFileStore(path).type());
     int count = (int) ((channel.size() + SLICE - 1) >>> SLICE_SHIFT);
     this.slices = new ByteBuffer[count];
     this.dirty = new long[count][];
@@ -235,11 +250,19 @@ final class PrivateFileVolume extends Volume {
     }
     try {
       long size = (long) needed << SLICE_SHIFT;
-      if (channel.size() < size) {
-        // Extended sparse: new pages read as zeros without being written.
+      int old = slices.length;
+      if (backPages) {
+        for (long at = (long) old << SLICE_SHIFT; at < size; at += SLICE) {
+          ByteBuffer zeros = ZEROS.duplicate();
+          while (zeros.hasRemaining()) {
+            channel.write(zeros, at + zeros.position());
+          }
+        }
+      } else if (channel.size() < size) {
+        // Extended sparse: new pages read as zeros without being written, and a disk file
+        // system backs a page of a private mapping only when it is written out.
         channel.write(ByteBuffer.wrap(new byte[1]), size - 1);
       }
-      int old = slices.length;
       resize(needed);
       for (int i = old; i < needed; i++) {
         slices[i] = map(i);

@@ -1,6 +1,7 @@
 package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
@@ -66,7 +67,7 @@ final class RepairFolders {
   static Path stage(Path store) throws IOException {
     Path stage = store.resolve(STAGE);
     deleteTree(stage);
-    Files.createDirectory(stage);
+    StoreFiles.createFolder(stage);
     return stage;
   }
 

@@ -1,9 +1,11 @@
 package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.embedded.files.DiskFailure;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.Threads;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -104,6 +106,11 @@ final class StoreGate {
         return body.get();
       } catch (DBException e) {
         throw brokenBy(indexFailed(e));
+      } catch (InternalError e) {
+        if (DiskFailure.isMappedFault(e)) {
+          throw brokenBy(indexFailed(e));
+        }
+        throw e;
       } finally {
         if (indexHeld) {
           try {
@@ -176,8 +183,11 @@ final class StoreGate {
       pending.durable().join();
     } catch (CompletionException | CancellationException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      FsmException failed = new FsmException("store " + folder + " could not write a change to"
-          + " disk, so it may be lost: " + cause.getMessage(), cause);
+      FsmException failed = DiskFailure.advice(folder.resolve(EmbeddedStore.JOURNAL), cause)
+          .map(advice -> new FsmException("store " + folder + " could not save a change: "
+              + advice + " (the changes acknowledged before it are safe)", cause))
+          .orElseGet(() -> new FsmException("store " + folder + " could not write a change to"
+              + " disk, so it may be lost: " + cause.getMessage(), cause));
       brokenBy(failed);
       throw failed;
     }
@@ -220,7 +230,7 @@ final class StoreGate {
       } catch (RuntimeException | Error e) {
         // The journal has the change and the index may hold part of it: only a rebuild agrees.
         FsmException failed = brokenBy(indexFailed(e));
-        if (e instanceof VirtualMachineError error) {
+        if (e instanceof VirtualMachineError error && !DiskFailure.isMappedFault(error)) {
           throw error;
         }
         // MapDB signals a closed or damaged store with errors too (IllegalAccessError).
@@ -289,6 +299,12 @@ final class StoreGate {
   private FsmException indexFailed(Throwable e) {
     if (e instanceof FsmException f && f == broken.get()) {
       return f;
+    }
+    Optional<String> disk = DiskFailure.advice(folder.resolve(IndexOpening.FILE), e);
+    if (disk.isPresent()) {
+      return new FsmException("store " + folder + " stopped: " + disk.get() + "; every change"
+          + " acknowledged is safe in the journal, and the next open rebuilds the index from it",
+          e);
     }
     return new FsmException("the index of store " + folder + " failed (" + e + "); close the"
         + " store and open it again: opening rebuilds the index from the journal", e);

@@ -3,6 +3,7 @@ package dev.fsm.store.embedded;
 import dev.fsm.FsmException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.embedded.RepairReport.LostTask;
+import dev.fsm.store.embedded.files.StoreFiles;
 import dev.fsm.store.embedded.journal.JournalSalvage;
 import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.store.embedded.journal.SnapshotSalvage;
@@ -161,8 +162,8 @@ public final class StoreRepair {
     scan.close();
     Path committedName = folder.resolve(RepairFolders.PREFIX + time);
     RepairReport report = withFolder(draft, committedName);
-    Files.write(stage.resolve(RepairFolders.REPORT), report.lines(), StandardCharsets.UTF_8);
-    CleanMarker.fsync(stage.resolve(RepairFolders.REPORT));
+    StoreFiles.writeAtomically(stage.resolve(RepairFolders.REPORT),
+        (String.join("\n", report.lines()) + "\n").getBytes(StandardCharsets.UTF_8));
     Path committed = RepairFolders.commit(folder, stage, time);
     RepairFolders.swap(folder, committed);
     return committed.equals(committedName) ? report : withFolder(draft, committed);

@@ -149,33 +149,23 @@ public final class Run implements Callable<Integer> {
   }
 
   /**
-   * Opens the store, waiting up to 10 s while a short-lived command (start, send, ls...) holds
-   * it; a store served by another runner or shell is refused at once.
+   * Opens the store, waiting in line while short-lived commands (start, send, ls...) hold it; a
+   * store served by another runner or shell is refused.
    */
-  private static EmbeddedStore openWaiting(Path folder) {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (true) {
-      try {
-        return EmbeddedStore.open(folder, EmbeddedStoreOptions.defaults().purpose("fsm run"));
-      } catch (StoreInUseException e) {
-        Optional<SocketControl> owner = SocketControl.connect(folder);
-        if (owner.isPresent()) {
-          String via = owner.get().via();
-          owner.get().close();
-          throw new FsmException("store " + folder + " is already served by " + via
-              + "; one runner per embedded store: stop it first, or send it work with"
-              + " `fsm start`");
-        }
-        if (System.nanoTime() - deadline > 0) {
-          throw e;
-        }
-        try {
-          Thread.sleep(50);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
+  private EmbeddedStore openWaiting(Path folder) {
+    try {
+      return EmbeddedStore.open(folder, EmbeddedStoreOptions.defaults().purpose("fsm run")
+          .waiting(TaskAccess.waitInLine(fsm.global(), folder)));
+    } catch (StoreInUseException e) {
+      Optional<SocketControl> owner = SocketControl.connect(folder);
+      if (owner.isEmpty()) {
+        throw e;
       }
+      String via = owner.get().via();
+      owner.get().close();
+      throw new FsmException("store " + folder + " is already served by " + via
+          + "; one runner per embedded store: stop it first, or send it work with"
+          + " `fsm start`");
     }
   }
 

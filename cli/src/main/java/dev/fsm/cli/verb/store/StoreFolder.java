@@ -3,6 +3,7 @@ package dev.fsm.cli.verb.store;
 import dev.fsm.FsmException;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.ProgressLine;
+import dev.fsm.cli.TaskAccess;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.RebuildProgress;
@@ -25,7 +26,8 @@ final class StoreFolder {
     if (!StoreCheck.holdsStore(folder)) {
       throw noStore(folder);
     }
-    return EmbeddedStore.open(folder, options.purpose("fsm store " + verb));
+    return EmbeddedStore.open(folder, options.purpose("fsm store " + verb)
+        .waiting(TaskAccess.waitInLine(global, folder)));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.fsm.store.embedded.journal;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -73,8 +74,8 @@ public final class Journal implements AutoCloseable {
    */
   public static Journal open(Path folder, JournalOptions options, long acknowledged)
       throws IOException {
-    Files.createDirectories(folder);
-    FileChannel lockChannel = FileChannel.open(folder.resolve(LOCK_FILE),
+    StoreFiles.createFolder(folder);
+    FileChannel lockChannel = StoreFiles.open(folder.resolve(LOCK_FILE),
         StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     try {
       FileLock folderLock = lockFolder(folder, lockChannel);

@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.journal;
 
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -58,7 +59,7 @@ final class JournalRecovery {
             "no segments");
       }
       Path first = folder.resolve(Segments.fileName(1));
-      try (FileChannel c = FileChannel.open(first, StandardOpenOption.CREATE_NEW,
+      try (FileChannel c = StoreFiles.open(first, StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE)) {
         Segments.writeFully(c, Segments.header(1), 0);
         c.force(true);
@@ -182,7 +183,7 @@ final class JournalRecovery {
 
   /** Cuts the segment after its last good frame; returns its new size. */
   private static long cut(Scan s) throws IOException {
-    try (FileChannel c = FileChannel.open(s.file(), StandardOpenOption.WRITE)) {
+    try (FileChannel c = StoreFiles.open(s.file(), StandardOpenOption.WRITE)) {
       if (s.headerTorn()) {
         c.truncate(0);
         Segments.writeFully(c, Segments.header(s.first()), 0);

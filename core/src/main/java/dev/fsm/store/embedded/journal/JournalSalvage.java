@@ -1,6 +1,7 @@
 package dev.fsm.store.embedded.journal;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -69,9 +70,9 @@ public final class JournalSalvage {
    * repair installs after writing everything it kept into a snapshot.
    */
   public static void createEmpty(Path folder, long first) throws IOException {
-    Files.createDirectories(folder);
+    StoreFiles.createFolder(folder);
     Path file = folder.resolve(Segments.fileName(first));
-    try (FileChannel c = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
+    try (FileChannel c = StoreFiles.open(file, StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE)) {
       Segments.writeFully(c, Segments.header(first), 0);
       c.force(true);

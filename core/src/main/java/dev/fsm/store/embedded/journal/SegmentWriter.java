@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.journal;
 
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -39,7 +40,7 @@ final class SegmentWriter {
     this.onNewSegment = onNewSegment;
     this.buffer = ByteBuffer.allocateDirect(
         Math.max(1 << 20, Segments.FRAME_HEADER_BYTES + options.maxRecordBytes()));
-    this.channel = FileChannel.open(last, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    this.channel = StoreFiles.open(last, StandardOpenOption.READ, StandardOpenOption.WRITE);
     this.file = last;
     this.position = size;
   }
@@ -101,7 +102,7 @@ final class SegmentWriter {
     // segment can have a torn tail.
     channel.close();
     Path next = folder.resolve(Segments.fileName(nextSequence));
-    FileChannel created = FileChannel.open(next, StandardOpenOption.CREATE_NEW,
+    FileChannel created = StoreFiles.open(next, StandardOpenOption.CREATE_NEW,
         StandardOpenOption.READ, StandardOpenOption.WRITE);
     channel = created;
     file = next;

@@ -1,6 +1,7 @@
 package dev.fsm.store.embedded.journal;
 
 import com.sun.nio.file.ExtendedOpenOption;
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -42,8 +43,8 @@ final class SnapshotOutput implements AutoCloseable {
     FileChannel direct = openDirect(file);
     SnapshotOutput out;
     if (direct == null) {
-      out = new SnapshotOutput(FileChannel.open(file, StandardOpenOption.CREATE,
-          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), 1, headerBytes);
+      out = new SnapshotOutput(StoreFiles.createFresh(file, StandardOpenOption.WRITE), 1,
+          headerBytes);
     } else {
       try {
         out = new SnapshotOutput(direct, (int) Files.getFileStore(file).getBlockSize(),
@@ -60,9 +61,7 @@ final class SnapshotOutput implements AutoCloseable {
   /** The file opened for direct I/O, or null where the file system refuses it (tmpfs). */
   private static FileChannel openDirect(Path file) {
     try {
-      return FileChannel.open(file, StandardOpenOption.CREATE,
-          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
-          ExtendedOpenOption.DIRECT);
+      return StoreFiles.createFresh(file, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
     } catch (IOException | UnsupportedOperationException e) {
       return null;
     }
