@@ -1,10 +1,9 @@
 package dev.fsm.action;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fsm.action.api.ActionResult;
 import dev.fsm.action.api.FsmAction;
+import dev.fsm.json.StrictJson;
 import dev.fsm.model.Action;
 
 /**
@@ -12,8 +11,6 @@ import dev.fsm.model.Action;
  * delivered through its context, and a stop that interrupts the thread. Thread-safe.
  */
 final class JavaRunner implements ActionRunner {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final PluginLoader plugins;
 
@@ -68,13 +65,12 @@ final class JavaRunner implements ActionRunner {
         return new ActionOutcome.Event(event.name(), null);
       }
       try {
-        JsonNode context = JSON.readTree(event.contextJson());
+        JsonNode context = StrictJson.read(event.contextJson());
         if (context.isObject()) {
           return new ActionOutcome.Event(event.name(), context.toString());
         }
-      } catch (JsonProcessingException e) {
-        return new ActionOutcome.Error(name + " returned a context that is not JSON: "
-            + e.getOriginalMessage());
+      } catch (StrictJson.InvalidJsonException e) {
+        return new ActionOutcome.Error(e.message(name + " returned a context that"));
       }
       return new ActionOutcome.Error(name + " returned a context that is not a JSON object");
     }
