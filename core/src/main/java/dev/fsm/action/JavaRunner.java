@@ -5,6 +5,7 @@ import dev.fsm.action.api.ActionResult;
 import dev.fsm.action.api.FsmAction;
 import dev.fsm.json.StrictJson;
 import dev.fsm.model.Action;
+import dev.fsm.model.Durations;
 
 /**
  * Runs {@code java:} actions on the calling worker thread: a new instance per attempt, commands
@@ -75,8 +76,12 @@ final class JavaRunner implements ActionRunner {
       return new ActionOutcome.Error(name + " returned a context that is not a JSON object");
     }
     if (result instanceof ActionResult.Sleep sleep) {
-      return sleep.duration().isNegative()
-          ? new ActionOutcome.Error(name + " asked to sleep a negative duration")
+      if (sleep.duration().isNegative()) {
+        return new ActionOutcome.Error(name + " asked to sleep a negative duration");
+      }
+      return sleep.duration().compareTo(Durations.MAX) > 0
+          ? new ActionOutcome.Error(name + " asked to sleep " + sleep.duration().toDays()
+              + " days; the longest sleep is 100 years")
           : new ActionOutcome.Sleep(sleep.duration());
     }
     String message = ((ActionResult.Error) result).message().strip();

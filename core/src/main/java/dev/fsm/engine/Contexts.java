@@ -12,6 +12,12 @@ public final class Contexts {
   /** The largest context a task may have, in UTF-8 bytes. */
   public static final int MAX_BYTES = 1 << 20;
 
+  /**
+   * The longest text read for one context before it is compacted: room for a pretty-printed
+   * 1 MiB context, while a file such as {@code /dev/zero} is cut off long before memory runs out.
+   */
+  public static final int MAX_TEXT_BYTES = 4 * MAX_BYTES;
+
   /** The context of a task started without one. */
   public static final String EMPTY = "{}";
 
