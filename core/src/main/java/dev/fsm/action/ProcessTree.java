@@ -1,10 +1,12 @@
 package dev.fsm.action;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +110,70 @@ final class ProcessTree {
     return any;
   }
 
+  /**
+   * Live processes, outside the tree, whose environment holds every one of {@code marks}: what
+   * an attempt started that left both its process group and its session ({@code setsid}), found
+   * by the variables every process of the attempt inherits. It reads the environment of every
+   * process of this user, so it is for rare moments (a stop, pipes held after the exit), not for
+   * every attempt.
+   */
+  static List<ProcessHandle> strays(Map<String, String> marks) {
+    List<ProcessHandle> found = new ArrayList<>();
+    if (!HAS_PROC) {
+      return found;
+    }
+    List<byte[]> wanted = marks.entrySet().stream()
+        .map(e -> (e.getKey() + "=" + e.getValue()).getBytes(StandardCharsets.UTF_8)).toList();
+    long self = ProcessHandle.current().pid();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (name.isEmpty() || !Character.isDigit(name.charAt(0)) || Long.parseLong(name) == self
+            || !holdsAll(entry.resolve("environ"), wanted)) {
+          continue;
+        }
+        ProcessHandle.of(Long.parseLong(name)).filter(h -> !isZombie(h.pid()))
+            .ifPresent(found::add);
+      }
+    } catch (IOException e) {
+      return found;
+    }
+    return found;
+  }
+
+  private static boolean holdsAll(Path environ, List<byte[]> wanted) {
+    byte[] env;
+    try {
+      env = Files.readAllBytes(environ);
+    } catch (IOException e) {
+      // Another user's process, or gone: not ours to stop.
+      return false;
+    }
+    for (byte[] variable : wanted) {
+      if (!holds(env, variable)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** True when {@code variable} is one of the NUL-separated entries of {@code env}. */
+  private static boolean holds(byte[] env, byte[] variable) {
+    int start = 0;
+    while (start < env.length) {
+      int end = start;
+      while (end < env.length && env[end] != 0) {
+        end++;
+      }
+      if (end - start == variable.length
+          && Arrays.equals(env, start, end, variable, 0, variable.length)) {
+        return true;
+      }
+      start = end + 1;
+    }
+    return false;
+  }
+
   private static List<Long> groupMembers(long group) {
     List<Long> pids = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
@@ -125,6 +191,11 @@ final class ProcessTree {
       return pids;
     }
     return pids;
+  }
+
+  /** True while the process exists and is not a zombie. */
+  static boolean running(ProcessHandle h) {
+    return h.isAlive() && !(HAS_PROC && isZombie(h.pid()));
   }
 
   private static boolean isZombie(long pid) {

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -34,6 +35,9 @@ final class ProgramRunner implements ActionRunner {
   /** How long output may still arrive after the program exited, before children it left
    * behind are stopped. */
   static final long LINGER_MILLIS = 200;
+
+  /** How long the pipes may stay open after the group is gone before strays are looked for. */
+  private static final long STRAY_CHECK_MILLIS = 50;
 
   /** How long to wait for the pipes to close after the last process was killed. */
   private static final long AFTER_KILL_MILLIS = 1000;
@@ -78,7 +82,8 @@ final class ProgramRunner implements ActionRunner {
       ledger.started(process);
     }
     try {
-      return await(process, tree, out, err, drained, attempt);
+      return await(process, tree, out, err, drained, attempt,
+          ProgramInput.environment(request.task()));
     } finally {
       if (ledger != null) {
         ledger.ended(process);
@@ -87,7 +92,7 @@ final class ProgramRunner implements ActionRunner {
   }
 
   private ActionOutcome await(Process process, ProcessTree tree, TailBuffer out, TailBuffer err,
-      CompletableFuture<Void> drained, Attempt attempt) {
+      CompletableFuture<Void> drained, Attempt attempt, Map<String, String> marks) {
     CompletableFuture<Attempt.StopReason> stop = new CompletableFuture<>();
     attempt.onStop(stop::complete);
     // A hurried stop skips the grace between SIGTERM and SIGKILL that terminate() waits out.
@@ -96,6 +101,8 @@ final class ProgramRunner implements ActionRunner {
       CompletableFuture.anyOf(process.onExit(), stop).get();
       if (stop.isDone()) {
         terminate(tree);
+        // A stop is rare, so it also looks for what escaped the group and the session.
+        terminate(ProcessTree.strays(marks));
         await(drained, AFTER_KILL_MILLIS);
         return new ActionOutcome.Stopped(stop.join());
       }
@@ -106,9 +113,14 @@ final class ProgramRunner implements ActionRunner {
       if (!tree.members().isEmpty()) {
         terminate(tree);
       }
-      // A process that escaped the group and the tree may hold the pipes still; then the
-      // output read so far is the output.
-      await(drained, AFTER_KILL_MILLIS);
+      // Pipes still open once the group is gone: a process that escaped the group and the
+      // session (setsid) holds them. It is found by the attempt's environment and stopped;
+      // whatever escaped even that may hold them still, and the output read so far is the
+      // output.
+      if (!await(drained, STRAY_CHECK_MILLIS)) {
+        terminate(ProcessTree.strays(marks));
+        await(drained, AFTER_KILL_MILLIS);
+      }
     } catch (InterruptedException e) {
       tree.signal(true);
       Thread.currentThread().interrupt();
@@ -146,6 +158,23 @@ final class ProgramRunner implements ActionRunner {
       tree.signal(true);
       tree.awaitGone(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(AFTER_KILL_MILLIS));
     }
+  }
+
+  /** SIGTERM to processes outside the tree; SIGKILL to those still there after the grace. */
+  private void terminate(List<ProcessHandle> strays) throws InterruptedException {
+    if (strays.isEmpty()) {
+      return;
+    }
+    strays.forEach(ProcessHandle::destroy);
+    // Not our children: a killed one may stay a zombie of whoever adopted it, so its absence
+    // is polled rather than awaited.
+    long deadline = System.nanoTime() + options.grace().toNanos();
+    long pause = 5;
+    while (strays.stream().anyMatch(ProcessTree::running) && System.nanoTime() < deadline) {
+      Thread.sleep(pause);
+      pause = Math.min(pause * 2, 100);
+    }
+    strays.forEach(ProcessHandle::destroyForcibly);
   }
 
   private CompletableFuture<Void> drain(InputStream stream, TailBuffer into) {
