@@ -46,20 +46,23 @@ public final class StrictJson {
       throw new InvalidJsonException("there is no JSON value", -1, -1);
     }
     try (JsonParser p = FACTORY.createParser(text)) {
-      p.nextToken();
-      JsonNode value = value(p);
-      int end = (int) p.currentLocation().getCharOffset();
-      while (end < text.length() && Character.isWhitespace(text.charAt(end))) {
-        end++;
+      try {
+        p.nextToken();
+        JsonNode value = value(p);
+        int end = (int) p.currentLocation().getCharOffset();
+        while (end < text.length() && Character.isWhitespace(text.charAt(end))) {
+          end++;
+        }
+        if (end < text.length()) {
+          throw at(text, end, "more text follows the JSON value; give exactly one");
+        }
+        return value;
+      } catch (JsonProcessingException e) {
+        // Limits (depth, number length) are reported without a location: the parser's is it.
+        JsonLocation at = e.getLocation() != null ? e.getLocation() : p.currentLocation();
+        throw new InvalidJsonException(plain(e.getOriginalMessage()), at.getLineNr(),
+            at.getColumnNr());
       }
-      if (end < text.length()) {
-        throw at(text, end, "more text follows the JSON value; give exactly one");
-      }
-      return value;
-    } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      throw new InvalidJsonException(plain(e.getOriginalMessage()),
-          at == null ? -1 : at.getLineNr(), at == null ? -1 : at.getColumnNr());
     } catch (IOException e) {
       throw new UncheckedIOException("reading a string cannot fail", e);
     }
@@ -124,9 +127,9 @@ public final class StrictJson {
     }
   }
 
-  /** Jackson's message without its advice on parser features, which users cannot set. */
+  /** Jackson's message without its advice on parser settings, which users cannot change. */
   private static String plain(String message) {
-    String m = message == null ? "bad JSON" : message;
+    String m = message == null ? "bad JSON" : message.replaceAll(", from `[^`]*`\\)", ")");
     for (String noise : new String[] {": enable ", " (start marker at", "\n"}) {
       int at = m.indexOf(noise);
       if (at >= 0) {

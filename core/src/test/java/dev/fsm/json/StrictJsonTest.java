@@ -41,7 +41,10 @@ class StrictJsonTest {
         .contains("Duplicate field 'a'");
     String deep = "{\"a\":" + "[".repeat(StrictJson.MAX_DEPTH + 1)
         + "]".repeat(StrictJson.MAX_DEPTH + 1) + "}";
-    assertThat(refusal(deep)).contains("nesting depth");
+    assertThat(refusal(deep)).isEqualTo("X is not valid JSON at column 506: Document nesting"
+        + " depth (501) exceeds the maximum allowed (500)");
+    assertThat(refusal("{\"n\": 1" + "0".repeat(2000) + "}")).startsWith("X is not valid JSON at"
+        + " column ").endsWith(": Number value length (2001) exceeds the maximum allowed (1000)");
   }
 
   @Test

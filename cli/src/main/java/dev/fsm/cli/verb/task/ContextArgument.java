@@ -16,6 +16,9 @@ import java.nio.file.Path;
 /** A {@code --context JSON|@FILE} value: a JSON object given inline or read from a file. */
 final class ContextArgument {
 
+  /** The byte order mark, as a character. */
+  static final String BOM = "\uFEFF";
+
   private ContextArgument() {}
 
   /**
@@ -61,9 +64,12 @@ final class ContextArgument {
           + " MiB; nothing was read past that");
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+      String text = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes))
           .toString();
+      // Some editors start UTF-8 files with a byte order mark; JSON readers may ignore it.
+      return text.startsWith(BOM) ? text.substring(1) : text;
     } catch (CharacterCodingException e) {
       throw new FsmException("--context " + value + ": " + file + " is not UTF-8 text; JSON"
           + " files are UTF-8");

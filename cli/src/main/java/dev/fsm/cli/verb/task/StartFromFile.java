@@ -198,8 +198,10 @@ final class StartFromFile {
         utf8), Contexts.MAX_TEXT_BYTES)) {
       for (CappedLines.Line line = in.next(); line != null; line = in.next()) {
         lineNo = line.number();
-        if (line.tooLong() || !line.text().isBlank()) {
-          handler.line(lineNo, line.text());
+        String text = lineNo == 1 && !line.tooLong() && line.text().startsWith(
+            ContextArgument.BOM) ? line.text().substring(1) : line.text();
+        if (line.tooLong() || !text.isBlank()) {
+          handler.line(lineNo, text);
         }
       }
     } catch (NoSuchFileException e) {
