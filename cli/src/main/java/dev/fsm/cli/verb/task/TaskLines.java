@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fsm.control.NewTask;
 import dev.fsm.FsmException;
 import dev.fsm.engine.Contexts;
+import dev.fsm.engine.TaskIds;
 import dev.fsm.json.StrictJson;
 import java.time.Clock;
 import java.time.Instant;
@@ -44,6 +45,13 @@ final class TaskLines {
       }
     }
     String id = text(node, "id");
+    if (id != null) {
+      try {
+        TaskIds.checked(id);
+      } catch (FsmException e) {
+        throw new IllegalArgumentException(e.getMessage());
+      }
+    }
     String at = text(node, "at");
     JsonNode context = node.get("context");
     String contextText = null;

@@ -40,6 +40,9 @@ class TaskLinesTest {
         .hasMessage("unknown key `colour`; a line may have id, context and at");
     assertThatThrownBy(() -> TaskLines.parse("{\"context\": \"x\"}", CLOCK))
         .hasMessage("`context` must be a JSON object");
+    assertThatThrownBy(() -> TaskLines.parse("{\"id\": \"a b\"}", CLOCK))
+        .hasMessage("task id `a b` is not allowed: use 1 to 128 letters, digits and . _ : @ -,"
+            + " starting with a letter or digit");
     assertThatThrownBy(() -> TaskLines.parse("{\"id\": 7}", CLOCK))
         .hasMessage("`id` must be a string");
     assertThatThrownBy(() -> TaskLines.parse("{\"at\": \"soon\"}", CLOCK))
