@@ -7,9 +7,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -23,7 +23,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>The program runs through {@code setsid}, as the leader of a new session and process group,
  * so a stop reaches every process it started, even orphans of a double fork; a
- * {@code ProcessHandle.descendants()} walk alone misses those. With the scan of the group for
+ * {@code ProcessHandle.descendants()} walk alone misses those. Orphans that left the group too
+ * are found by the {@value #MARK} variable they inherit. With the scan of the group for
  * leftovers after the program exits, it costs 2-4 ms per attempt (measured on 2 cores).
  *
  * <p>An attempt is {@link ActionOutcome.Stopped} when the stop came before the program exited;
@@ -36,13 +37,15 @@ final class ProgramRunner implements ActionRunner {
    * behind are stopped. */
   static final long LINGER_MILLIS = 200;
 
-  /** How long the pipes may stay open after the group is gone before strays are looked for. */
-  private static final long STRAY_CHECK_MILLIS = 50;
-
   /** How long to wait for the pipes to close after the last process was killed. */
   private static final long AFTER_KILL_MILLIS = 1000;
 
   private static final Path SETSID = Path.of("/usr/bin/setsid");
+
+  /** The variable that marks every process of one attempt with a value of its own. */
+  static final String MARK = "FSM_ATTEMPT_MARK";
+
+  private static final SecureRandom MARKS = new SecureRandom();
 
   private final ActionOptions options;
   private final Executor io;
@@ -63,8 +66,11 @@ final class ProgramRunner implements ActionRunner {
     Action.Program program = (Action.Program) request.action();
     Machine machine = request.machine();
     Process process;
+    // Every process of the attempt inherits it, so those that leave its group and session
+    // (setsid after a double fork) are still found.
+    String mark = Long.toHexString(MARKS.nextLong());
     try {
-      process = start(program, machine, request);
+      process = start(program, machine, request, mark);
     } catch (ActionException e) {
       return new ActionOutcome.Error(e.getMessage());
     }
@@ -75,15 +81,14 @@ final class ProgramRunner implements ActionRunner {
     byte[] input = ProgramInput.stdin(request.task());
     io.execute(() -> feed(process.getOutputStream(), input));
 
-    ProcessTree tree = new ProcessTree(process, useSetsid);
+    ProcessTree tree = new ProcessTree(process, useSetsid, MARK + "=" + mark);
     ProgramLedger ledger = useSetsid && options.ledger() != null
         ? ProgramLedger.in(options.ledger()) : null;
     if (ledger != null) {
       ledger.started(process);
     }
     try {
-      return await(process, tree, out, err, drained, attempt,
-          ProgramInput.environment(request.task()));
+      return await(process, tree, out, err, drained, attempt);
     } finally {
       if (ledger != null) {
         ledger.ended(process);
@@ -92,7 +97,7 @@ final class ProgramRunner implements ActionRunner {
   }
 
   private ActionOutcome await(Process process, ProcessTree tree, TailBuffer out, TailBuffer err,
-      CompletableFuture<Void> drained, Attempt attempt, Map<String, String> marks) {
+      CompletableFuture<Void> drained, Attempt attempt) {
     CompletableFuture<Attempt.StopReason> stop = new CompletableFuture<>();
     attempt.onStop(stop::complete);
     // A hurried stop skips the grace between SIGTERM and SIGKILL that terminate() waits out.
@@ -101,8 +106,6 @@ final class ProgramRunner implements ActionRunner {
       CompletableFuture.anyOf(process.onExit(), stop).get();
       if (stop.isDone()) {
         terminate(tree);
-        // A stop is rare, so it also looks for what escaped the group and the session.
-        terminate(ProcessTree.strays(marks));
         await(drained, AFTER_KILL_MILLIS);
         return new ActionOutcome.Stopped(stop.join());
       }
@@ -113,14 +116,9 @@ final class ProgramRunner implements ActionRunner {
       if (!tree.members().isEmpty()) {
         terminate(tree);
       }
-      // Pipes still open once the group is gone: a process that escaped the group and the
-      // session (setsid) holds them. It is found by the attempt's environment and stopped;
-      // whatever escaped even that may hold them still, and the output read so far is the
-      // output.
-      if (!await(drained, STRAY_CHECK_MILLIS)) {
-        terminate(ProcessTree.strays(marks));
-        await(drained, AFTER_KILL_MILLIS);
-      }
+      // A process that escaped the group and the tree may hold the pipes still; then the
+      // output read so far is the output.
+      await(drained, AFTER_KILL_MILLIS);
     } catch (InterruptedException e) {
       tree.signal(true);
       Thread.currentThread().interrupt();
@@ -132,8 +130,8 @@ final class ProgramRunner implements ActionRunner {
     return ProgramResult.of(out.text(), out.truncated(), err.text(), process.exitValue());
   }
 
-  private Process start(Action.Program program, Machine machine, ActionRequest request)
-      throws ActionException {
+  private Process start(Action.Program program, Machine machine, ActionRequest request,
+      String mark) throws ActionException {
     Path executable = ProgramPath.resolve(machine.folder(), program.program());
     List<String> command = new ArrayList<>(program.argv().size() + 1);
     if (useSetsid) {
@@ -143,6 +141,7 @@ final class ProgramRunner implements ActionRunner {
     command.addAll(program.argv().subList(1, program.argv().size()));
     ProcessBuilder builder = new ProcessBuilder(command).directory(machine.folder().toFile());
     builder.environment().putAll(ProgramInput.environment(request.task()));
+    builder.environment().put(MARK, mark);
     try {
       return builder.start();
     } catch (IOException e) {
@@ -158,23 +157,6 @@ final class ProgramRunner implements ActionRunner {
       tree.signal(true);
       tree.awaitGone(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(AFTER_KILL_MILLIS));
     }
-  }
-
-  /** SIGTERM to processes outside the tree; SIGKILL to those still there after the grace. */
-  private void terminate(List<ProcessHandle> strays) throws InterruptedException {
-    if (strays.isEmpty()) {
-      return;
-    }
-    strays.forEach(ProcessHandle::destroy);
-    // Not our children: a killed one may stay a zombie of whoever adopted it, so its absence
-    // is polled rather than awaited.
-    long deadline = System.nanoTime() + options.grace().toNanos();
-    long pause = 5;
-    while (strays.stream().anyMatch(ProcessTree::running) && System.nanoTime() < deadline) {
-      Thread.sleep(pause);
-      pause = Math.min(pause * 2, 100);
-    }
-    strays.forEach(ProcessHandle::destroyForcibly);
   }
 
   private CompletableFuture<Void> drain(InputStream stream, TailBuffer into) {
