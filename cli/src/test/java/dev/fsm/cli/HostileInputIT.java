@@ -201,6 +201,60 @@ class HostileInputIT {
         + " \"...\"}");
   }
 
+  @Test
+  void anActionThatForksAndExitsIsRecordedAtOnceAndLeavesNothingRunning() throws Exception {
+    Path scripts = Files.createDirectories(dir.resolve("machines/scripts"));
+    Files.writeString(dir.resolve("machines/fork.yaml"), """
+        machine: fork
+        states:
+          go:
+            run: scripts/fork.sh
+            on: {ok: done}
+          done: {final: completed}
+        """);
+    Path script = scripts.resolve("fork.sh");
+    // A child holding stdout, one that ignores SIGTERM, and an orphan in a session of its own
+    // (double fork and setsid) holding stdout too.
+    Files.writeString(script, """
+        #!/bin/sh
+        cat >/dev/null
+        sleep 300 & echo $! > child.pid
+        sh -c 'trap "" TERM; echo $$ > stubborn.pid; while :; do sleep 1; done' &
+        (setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' &)
+        while [ ! -s escaped.pid ] || [ ! -s stubborn.pid ]; do sleep 0.01; done
+        echo '{"event": "ok"}'
+        """);
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    StoreCommands fsm = new StoreCommands(dir, "store");
+    fsm.ok("start", "fork", "--id", "f1");
+    fsm.ok("run", "--until-idle", "--grace", "1s");
+    JsonNode task = fsm.json("show", "f1");
+    assertThat(task.get("status").asText()).isEqualTo("completed");
+    // The program's own time plus the grace the stubborn child waits out, not 300 s.
+    assertThat(task.get("history").get(0).get("duration_ms").asLong()).isLessThan(5_000);
+    List<Long> pids = new ArrayList<>();
+    for (String pidFile : List.of("child.pid", "stubborn.pid", "escaped.pid")) {
+      pids.add(Long.parseLong(Files.readString(dir.resolve("machines/" + pidFile)).strip()));
+    }
+    try {
+      assertThat(pids).noneMatch(HostileInputIT::running);
+    } finally {
+      // Should the assertion fail, the test ends what it started.
+      pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    }
+  }
+
+  /** Alive and not a zombie: a killed orphan nobody reaps stays in the table as one. */
+  private static boolean running(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      char state = stat.charAt(stat.lastIndexOf(')') + 2);
+      return state != 'Z' && state != 'X';
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   private void doorMachine() throws IOException {
     Files.createDirectories(dir.resolve("machines"));
     Files.writeString(dir.resolve("machines/door.yaml"), """
