@@ -1,19 +1,17 @@
 package dev.fsm.action;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fsm.action.api.ActionResult;
 import dev.fsm.action.api.FsmAction;
+import dev.fsm.json.StrictJson;
 import dev.fsm.model.Action;
+import dev.fsm.model.Durations;
 
 /**
  * Runs {@code java:} actions on the calling worker thread: a new instance per attempt, commands
  * delivered through its context, and a stop that interrupts the thread. Thread-safe.
  */
 final class JavaRunner implements ActionRunner {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final PluginLoader plugins;
 
@@ -68,19 +66,22 @@ final class JavaRunner implements ActionRunner {
         return new ActionOutcome.Event(event.name(), null);
       }
       try {
-        JsonNode context = JSON.readTree(event.contextJson());
+        JsonNode context = StrictJson.read(event.contextJson());
         if (context.isObject()) {
           return new ActionOutcome.Event(event.name(), context.toString());
         }
-      } catch (JsonProcessingException e) {
-        return new ActionOutcome.Error(name + " returned a context that is not JSON: "
-            + e.getOriginalMessage());
+      } catch (StrictJson.InvalidJsonException e) {
+        return new ActionOutcome.Error(e.message(name + " returned a context that"));
       }
       return new ActionOutcome.Error(name + " returned a context that is not a JSON object");
     }
     if (result instanceof ActionResult.Sleep sleep) {
-      return sleep.duration().isNegative()
-          ? new ActionOutcome.Error(name + " asked to sleep a negative duration")
+      if (sleep.duration().isNegative()) {
+        return new ActionOutcome.Error(name + " asked to sleep a negative duration");
+      }
+      return sleep.duration().compareTo(Durations.MAX) > 0
+          ? new ActionOutcome.Error(name + " asked to sleep " + sleep.duration().toDays()
+              + " days; the longest sleep is 100 years")
           : new ActionOutcome.Sleep(sleep.duration());
     }
     String message = ((ActionResult.Error) result).message().strip();

@@ -1,10 +1,12 @@
 package dev.fsm.action;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,23 +16,35 @@ import java.util.concurrent.TimeUnit;
  * A program and every process it started, stopped together. The program runs as the leader of
  * its own process group (see {@link ProgramRunner}), so a child that was orphaned by a double
  * fork is still found by its group in {@code /proc}; children that left the group are still
- * found while they descend from the program. Without {@code /proc} only descendants are found.
+ * found while they descend from the program, and orphans that left it (a double fork and
+ * {@code setsid}) by the variable that marks the attempt in their environment. Without
+ * {@code /proc} only descendants are found.
  */
 final class ProcessTree {
 
   private static final Path PROC = Path.of("/proc");
   private static final boolean HAS_PROC = Files.isDirectory(PROC.resolve("self"));
 
+  /** Where the start time is among {@link #statFields}: field 22 of {@code proc(5)}. */
+  private static final int START_TIME = 19;
+
   private final Process process;
   private final boolean ownGroup;
+  private final byte[] mark;
+  private final long startTicks;
 
   /**
    * @param ownGroup true when the program was started as the leader of a new process group, so
    *     its pid is the group's id
+   * @param mark the {@code NAME=VALUE} variable only this attempt's processes have
    */
-  ProcessTree(Process process, boolean ownGroup) {
+  ProcessTree(Process process, boolean ownGroup, String mark) {
     this.process = process;
     this.ownGroup = ownGroup && HAS_PROC;
+    this.mark = mark.getBytes(StandardCharsets.UTF_8);
+    String[] fields = HAS_PROC ? statFields(PROC.resolve(Long.toString(process.pid()))) : null;
+    // Only processes started since the program can be its strays; 0 when it is gone already.
+    this.startTicks = fields == null ? 0 : Long.parseLong(fields[START_TIME]);
   }
 
   /** Sends SIGTERM, or SIGKILL when {@code force}, to every live process of the tree. */
@@ -81,8 +95,9 @@ final class ProcessTree {
       // Each walk reads every process of the system; a dead program has no descendants left.
       process.descendants().filter(ProcessHandle::isAlive).forEach(h -> found.put(h.pid(), h));
     }
-    if (ownGroup) {
-      for (long pid : groupMembers(process.pid())) {
+    if (HAS_PROC) {
+      // Without a group of its own the program's group is the runner's: match none by group.
+      for (long pid : scan(ownGroup ? process.pid() : -1, mark, startTicks)) {
         ProcessHandle.of(pid).ifPresent(h -> found.putIfAbsent(pid, h));
       }
     }
@@ -102,14 +117,20 @@ final class ProcessTree {
       return false;
     }
     boolean any = false;
-    for (long pid : groupMembers(group)) {
+    for (long pid : scan(group, null, 0)) {
       any |= ProcessHandle.of(pid).map(ProcessHandle::destroyForcibly).orElse(false);
     }
     return any;
   }
 
-  private static List<Long> groupMembers(long group) {
+  /**
+   * Live members of a process group, and with a {@code mark}, live processes started since
+   * {@code sinceTicks} whose environment holds it. Only the few processes younger than the
+   * program have their environment read.
+   */
+  private static List<Long> scan(long group, byte[] mark, long sinceTicks) {
     List<Long> pids = new ArrayList<>();
+    long self = ProcessHandle.current().pid();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
@@ -117,8 +138,13 @@ final class ProcessTree {
           continue;
         }
         String[] fields = statFields(entry);
-        if (fields != null && !fields[0].equals("Z") && Long.parseLong(fields[2]) == group) {
-          pids.add(Long.parseLong(name));
+        if (fields == null || fields[0].equals("Z")) {
+          continue;
+        }
+        long pid = Long.parseLong(name);
+        if (Long.parseLong(fields[2]) == group || mark != null && pid != self
+            && Long.parseLong(fields[START_TIME]) >= sinceTicks && marked(entry, mark)) {
+          pids.add(pid);
         }
       }
     } catch (IOException e) {
@@ -127,17 +153,42 @@ final class ProcessTree {
     return pids;
   }
 
+  /** True when the process's environment holds {@code mark} as one of its entries. */
+  private static boolean marked(Path procEntry, byte[] mark) {
+    byte[] env;
+    try {
+      env = Files.readAllBytes(procEntry.resolve("environ"));
+    } catch (IOException e) {
+      // Another user's process, or gone: not ours to stop.
+      return false;
+    }
+    for (int start = 0; start < env.length; ) {
+      int end = start;
+      while (end < env.length && env[end] != 0) {
+        end++;
+      }
+      if (end - start == mark.length && Arrays.equals(env, start, end, mark, 0, mark.length)) {
+        return true;
+      }
+      start = end + 1;
+    }
+    return false;
+  }
+
   private static boolean isZombie(long pid) {
     String[] fields = statFields(PROC.resolve(Long.toString(pid)));
     return fields == null || fields[0].equals("Z") || fields[0].equals("X");
   }
 
-  /** The fields of {@code /proc/PID/stat} after the command name: state, ppid, pgrp, ... */
+  /**
+   * The fields of {@code /proc/PID/stat} after the command name: state, ppid, pgrp, session, ...,
+   * and at {@link #START_TIME} the start time in clock ticks since boot.
+   */
   private static String[] statFields(Path procEntry) {
     try {
       String stat = Files.readString(procEntry.resolve("stat"));
       // The command name is in parentheses and may itself hold spaces and parentheses.
-      return stat.substring(stat.lastIndexOf(')') + 2).split(" ", 5);
+      return stat.substring(stat.lastIndexOf(')') + 2).split(" ", START_TIME + 2);
     } catch (IOException | RuntimeException e) {
       return null;
     }

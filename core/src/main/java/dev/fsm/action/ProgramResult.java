@@ -1,8 +1,7 @@
 package dev.fsm.action;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fsm.json.StrictJson;
 import dev.fsm.model.Durations;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -10,8 +9,10 @@ import java.util.List;
 
 /**
  * Reads a finished program's outcome by the action protocol: a JSON object on the last non-empty
- * stdout line is the result; otherwise exit 0 is {@code ok} and any other exit is an error that
- * quotes the tail of stderr.
+ * stdout line is the result, and a last line that starts with <code>{</code> but is no complete
+ * JSON object is an error whatever the exit status (a result cut off by a crash must not pass for
+ * success); otherwise exit 0 is {@code ok} and any other exit is an error that quotes the tail of
+ * stderr.
  */
 final class ProgramResult {
 
@@ -20,7 +21,9 @@ final class ProgramResult {
 
   static final int STDERR_LINES = 5;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Longest event name a result may carry; names in machine files are short words. */
+  static final int EVENT_CHARS = 200;
+
   private static final String SHAPES = "expected {\"event\": \"...\", \"context\": {...}},"
       + " {\"sleep\": \"10m\"} or {\"error\": \"...\"}";
   private static final List<String> SIGNALS = List.of("HUP", "INT", "QUIT", "ILL", "TRAP",
@@ -40,7 +43,7 @@ final class ProgramResult {
       return new ActionOutcome.Error("the last stdout line is longer than the output cap;"
           + " write a shorter result line");
     }
-    if (line.startsWith("{") && line.endsWith("}")) {
+    if (line.startsWith("{")) {
       return fromJson(line);
     }
     if (status == 0) {
@@ -54,10 +57,10 @@ final class ProgramResult {
   static ActionOutcome fromJson(String line) {
     JsonNode node;
     try {
-      node = JSON.readTree(line);
-    } catch (JsonProcessingException e) {
-      return new ActionOutcome.Error("the last stdout line looks like a JSON result but does"
-          + " not parse: " + e.getOriginalMessage() + "; " + SHAPES);
+      node = StrictJson.read(line);
+    } catch (StrictJson.InvalidJsonException e) {
+      return new ActionOutcome.Error(e.message("the last stdout line `" + brief(line)
+          + "` starts like a result but") + "; " + SHAPES);
     }
     String unknown = firstUnknownKey(node);
     if (unknown != null) {
@@ -78,9 +81,14 @@ final class ProgramResult {
     }
     JsonNode error = node.get("error");
     if (!error.isTextual()) {
-      return new ActionOutcome.Error("result line: `error` must be a string, not " + error);
+      return new ActionOutcome.Error("result line: `error` must be a string, not "
+          + brief(error.toString()));
     }
     String message = error.asText().strip();
+    if (message.length() > STDERR_CHARS) {
+      // The task keeps its recent errors; a huge one must not crowd out the rest.
+      message = message.substring(0, STDERR_CHARS - 3) + "...";
+    }
     return new ActionOutcome.Error(message.isEmpty() ? "the program reported an error without"
         + " a message" : message);
   }
@@ -89,7 +97,11 @@ final class ProgramResult {
     JsonNode event = node.get("event");
     if (!event.isTextual() || event.asText().isBlank()) {
       return new ActionOutcome.Error("result line: `event` must be a non-empty string, not "
-          + event);
+          + brief(event.toString()));
+    }
+    if (event.asText().length() > EVENT_CHARS) {
+      return new ActionOutcome.Error("result line: `event` is " + event.asText().length()
+          + " characters long; events are names of the state's edges, such as \"ok\"");
     }
     JsonNode context = node.get("context");
     if (context == null || context.isNull()) {
@@ -105,7 +117,7 @@ final class ProgramResult {
   private static ActionOutcome sleep(JsonNode sleep) {
     if (!sleep.isTextual()) {
       return new ActionOutcome.Error("result line: `sleep` must be a duration such as \"10m\","
-          + " not " + sleep);
+          + " not " + brief(sleep.toString()));
     }
     try {
       return new ActionOutcome.Sleep(Durations.parse(sleep.asText()));

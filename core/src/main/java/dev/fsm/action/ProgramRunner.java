@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +23,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>The program runs through {@code setsid}, as the leader of a new session and process group,
  * so a stop reaches every process it started, even orphans of a double fork; a
- * {@code ProcessHandle.descendants()} walk alone misses those. With the scan of the group for
+ * {@code ProcessHandle.descendants()} walk alone misses those. Orphans that left the group too
+ * are found by the {@value #MARK} variable they inherit. With the scan of the group for
  * leftovers after the program exits, it costs 2-4 ms per attempt (measured on 2 cores).
  *
  * <p>An attempt is {@link ActionOutcome.Stopped} when the stop came before the program exited;
@@ -39,6 +41,11 @@ final class ProgramRunner implements ActionRunner {
   private static final long AFTER_KILL_MILLIS = 1000;
 
   private static final Path SETSID = Path.of("/usr/bin/setsid");
+
+  /** The variable that marks every process of one attempt with a value of its own. */
+  static final String MARK = "FSM_ATTEMPT_MARK";
+
+  private static final SecureRandom MARKS = new SecureRandom();
 
   private final ActionOptions options;
   private final Executor io;
@@ -59,8 +66,11 @@ final class ProgramRunner implements ActionRunner {
     Action.Program program = (Action.Program) request.action();
     Machine machine = request.machine();
     Process process;
+    // Every process of the attempt inherits it, so those that leave its group and session
+    // (setsid after a double fork) are still found.
+    String mark = Long.toHexString(MARKS.nextLong());
     try {
-      process = start(program, machine, request);
+      process = start(program, machine, request, mark);
     } catch (ActionException e) {
       return new ActionOutcome.Error(e.getMessage());
     }
@@ -71,7 +81,7 @@ final class ProgramRunner implements ActionRunner {
     byte[] input = ProgramInput.stdin(request.task());
     io.execute(() -> feed(process.getOutputStream(), input));
 
-    ProcessTree tree = new ProcessTree(process, useSetsid);
+    ProcessTree tree = new ProcessTree(process, useSetsid, MARK + "=" + mark);
     ProgramLedger ledger = useSetsid && options.ledger() != null
         ? ProgramLedger.in(options.ledger()) : null;
     if (ledger != null) {
@@ -120,8 +130,8 @@ final class ProgramRunner implements ActionRunner {
     return ProgramResult.of(out.text(), out.truncated(), err.text(), process.exitValue());
   }
 
-  private Process start(Action.Program program, Machine machine, ActionRequest request)
-      throws ActionException {
+  private Process start(Action.Program program, Machine machine, ActionRequest request,
+      String mark) throws ActionException {
     Path executable = ProgramPath.resolve(machine.folder(), program.program());
     List<String> command = new ArrayList<>(program.argv().size() + 1);
     if (useSetsid) {
@@ -131,6 +141,7 @@ final class ProgramRunner implements ActionRunner {
     command.addAll(program.argv().subList(1, program.argv().size()));
     ProcessBuilder builder = new ProcessBuilder(command).directory(machine.folder().toFile());
     builder.environment().putAll(ProgramInput.environment(request.task()));
+    builder.environment().put(MARK, mark);
     try {
       return builder.start();
     } catch (IOException e) {

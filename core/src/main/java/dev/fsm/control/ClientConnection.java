@@ -135,10 +135,12 @@ final class ClientConnection {
    */
   FsmException lost(IOException e) {
     String message;
+    boolean ownerLost = false;
     if (watchdog.fired()) {
       message = owner + " did not answer for " + silenceNanos / 1_000_000_000L
           + " s; it may be stuck. Whether the request took effect is unknown: check, then try"
           + " again, or stop it";
+      ownerLost = true;
     } else if (e instanceof ClosedByInterruptException) {
       message = "interrupted while waiting for " + owner + "; whether the request took effect is"
           + " unknown: check, then try again";
@@ -148,8 +150,9 @@ final class ClientConnection {
     } else {
       message = owner + " hung up before answering; it may be stopping. Whether the request"
           + " took effect is unknown: check, then try again";
+      ownerLost = true;
     }
-    broken = new FsmException(message, e);
+    broken = ownerLost ? new OwnerLostException(message, e) : new FsmException(message, e);
     close();
     return broken;
   }

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /** {@link Control} over a store this process opened: the rules applied, the changes durable. */
 public final class LocalControl implements Control {
@@ -45,7 +44,6 @@ public final class LocalControl implements Control {
     };
   }
 
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}");
   private static final int PAGE = 512;
 
   private final Store store;
@@ -78,7 +76,7 @@ public final class LocalControl implements Control {
         source.text());
     List<Task> created = new ArrayList<>(tasks.size());
     for (NewTask t : tasks) {
-      String id = t.id() == null ? TaskIds.next(now) : checkedId(t.id());
+      String id = t.id() == null ? TaskIds.next(now) : TaskIds.checked(t.id());
       String context = t.context() == null ? Contexts.EMPTY
           : Contexts.parse(t.context(), "the context of task `" + id + "`");
       created.add(Step.start(machine, MachineVersion.idOf(source.text()), id, context, t.at(),
@@ -204,13 +202,5 @@ public final class LocalControl implements Control {
     if (closeStore) {
       store.close();
     }
-  }
-
-  private static String checkedId(String id) {
-    if (!ID.matcher(id).matches()) {
-      throw new FsmException("task id `" + id + "` is not allowed: use 1 to 128 letters, digits"
-          + " and . _ : @ -, starting with a letter or digit");
-    }
-    return id;
   }
 }

@@ -1,10 +1,9 @@
 package dev.fsm.engine;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fsm.FsmException;
+import dev.fsm.json.StrictJson;
 import java.nio.charset.StandardCharsets;
 
 /** Task contexts: JSON objects of at most 1 MiB, merged shallowly. */
@@ -13,10 +12,14 @@ public final class Contexts {
   /** The largest context a task may have, in UTF-8 bytes. */
   public static final int MAX_BYTES = 1 << 20;
 
+  /**
+   * The longest text read for one context before it is compacted: room for a pretty-printed
+   * 1 MiB context, while a file such as {@code /dev/zero} is cut off long before memory runs out.
+   */
+  public static final int MAX_TEXT_BYTES = 4 * MAX_BYTES;
+
   /** The context of a task started without one. */
   public static final String EMPTY = "{}";
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private Contexts() {}
 
@@ -24,7 +27,8 @@ public final class Contexts {
    * The text as a compact JSON object.
    *
    * @param what names the text for the message, e.g. "--context" or "line 3 of tasks.jsonl"
-   * @throws FsmException when it is not a JSON object or is larger than 1 MiB
+   * @throws FsmException when it is not exactly one JSON object (by {@link StrictJson}) or is
+   *     larger than 1 MiB
    */
   public static String parse(String text, String what) {
     return write(object(text, what), what);
@@ -48,9 +52,9 @@ public final class Contexts {
   private static ObjectNode object(String text, String what) {
     JsonNode node;
     try {
-      node = JSON.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw new FsmException(what + " is not valid JSON: " + e.getOriginalMessage());
+      node = StrictJson.read(text);
+    } catch (StrictJson.InvalidJsonException e) {
+      throw new FsmException(e.message(what));
     }
     if (!(node instanceof ObjectNode object)) {
       throw new FsmException(what + " must be a JSON object, like {\"key\": \"value\"}");

@@ -1,7 +1,9 @@
 package dev.fsm.engine;
 
+import dev.fsm.FsmException;
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.regex.Pattern;
 
 /**
  * Generates task ids that sort by creation time: ULIDs (26 characters of Crockford base32, 48 bits
@@ -10,6 +12,7 @@ import java.time.Instant;
  */
 public final class TaskIds {
 
+  private static final Pattern GIVEN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}");
   private static final char[] ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".toCharArray();
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -18,6 +21,21 @@ public final class TaskIds {
   private static long randomLow; // 64 bits
 
   private TaskIds() {}
+
+  /**
+   * The id a user gave, checked: 1 to 128 letters, digits and {@code . _ : @ -}, starting with a
+   * letter or digit.
+   *
+   * @throws FsmException naming the id (shortened when long) and the rule
+   */
+  public static String checked(String id) {
+    if (!GIVEN.matcher(id).matches()) {
+      String shown = id.length() <= 40 ? id : id.substring(0, 37) + "...";
+      throw new FsmException("task id `" + shown + "` is not allowed: use 1 to 128 letters,"
+          + " digits and . _ : @ -, starting with a letter or digit");
+    }
+    return id;
+  }
 
   /** A new id for a task created at {@code now}. */
   public static synchronized String next(Instant now) {

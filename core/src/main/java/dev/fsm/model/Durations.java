@@ -13,6 +13,9 @@ public final class Durations {
   private static final long[] UNIT_MILLIS = {86_400_000L, 3_600_000L, 60_000L, 1_000L, 1L};
   private static final long MAX_MILLIS = 100L * 365 * 86_400_000L;
 
+  /** The longest duration accepted anywhere (100 years): a later time would mean never. */
+  public static final Duration MAX = Duration.ofMillis(MAX_MILLIS);
+
   private Durations() {}
 
   /**

@@ -21,7 +21,18 @@ public final class Commands {
    * @param reason the {@code --reason}, or empty
    * @param by who sent it, for the history
    */
-  public record Request(Instant until, String reason, String by) {}
+  public record Request(Instant until, String reason, String by) {
+
+    /** Longest reason kept: it goes into the history, and with `error` into the errors. */
+    public static final int MAX_REASON_CHARS = 1000;
+
+    public Request {
+      if (reason.length() > MAX_REASON_CHARS) {
+        throw new FsmException("--reason is " + reason.length() + " characters long; keep it"
+            + " under " + MAX_REASON_CHARS + ", as it is kept in the task's history");
+      }
+    }
+  }
 
   /**
    * The change a command makes.

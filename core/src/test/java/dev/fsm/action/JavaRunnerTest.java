@@ -40,6 +40,9 @@ class JavaRunnerTest {
           + "  if (c.get().equals(\"checkpoint\"))"
           + "    return ActionResult.event(\"saved\", \"{\\\"saved\\\": true}\"); }"),
       "acme.NotAnAction", "package acme; public class NotAnAction { }",
+      "acme.Forever", plugin("Forever", "return ActionResult.sleep(Duration.ofDays(365_000));"),
+      "acme.Infinite", plugin("Infinite",
+          "return ActionResult.event(\"ok\", \"{\\\"n\\\": 1e999}\");"),
       "acme.NeedsArgs", "package acme; import dev.fsm.action.api.*;"
           + "public class NeedsArgs implements FsmAction { public NeedsArgs(String s) {}"
           + "public ActionResult run(ActionContext ctx) { return ActionResult.event(\"ok\"); } }");
@@ -74,6 +77,17 @@ class JavaRunnerTest {
   void anActionSeesItsTaskAndNamesAnEvent() {
     assertThat(actions.run(Fixtures.java(work, "acme.Greet"), new Attempt())).isEqualTo(
         new ActionOutcome.Event("greeted", "{\"who\":\"t-42/order/v7/pay/3\"}"));
+  }
+
+  @Test
+  void aSleepPastAnyPlanOrAContextThatIsNotStrictJsonIsAnError() {
+    assertThat(actions.run(Fixtures.java(work, "acme.Forever"), new Attempt())).isEqualTo(
+        new ActionOutcome.Error("java:acme.Forever asked to sleep 365000 days; the longest sleep"
+            + " is 100 years"));
+    assertThat(actions.run(Fixtures.java(work, "acme.Infinite"), new Attempt())).isEqualTo(
+        new ActionOutcome.Error("java:acme.Infinite returned a context that is not valid JSON at"
+            + " column 7: the number 1e999 is too large; numbers must fit a double (about"
+            + " 1.8e308)"));
   }
 
   @Test

@@ -26,7 +26,8 @@ class ProgramResultTest {
   void badResultLinesAreErrorsThatSayWhatWasExpected() {
     assertThat(stdout("{\"event\": \"ok\",}")).isInstanceOf(ActionOutcome.Error.class)
         .extracting(o -> ((ActionOutcome.Error) o).message()).asString()
-        .startsWith("the last stdout line looks like a JSON result but does not parse: ");
+        .startsWith("the last stdout line `{\"event\": \"ok\",}` starts like a result but is not"
+            + " valid JSON at column 16: Unexpected character");
     assertThat(stdout("{\"event\": \"\"}")).isEqualTo(new ActionOutcome.Error(
         "result line: `event` must be a non-empty string, not \"\""));
     assertThat(stdout("{\"event\": \"ok\", \"context\": [1]}")).isEqualTo(
@@ -50,9 +51,39 @@ class ProgramResultTest {
   }
 
   @Test
-  void textThatOnlyLooksLikeJsonAtOneEndIsOrdinaryOutput() {
+  void aLastLineThatStartsWithABraceButIsCutOffIsAnErrorWhateverTheStatus() {
+    for (int status : new int[] {0, 3}) {
+      ActionOutcome outcome = ProgramResult.of("log\n{\"event\": \"declined\", \n", false,
+          "", status);
+      assertThat(outcome).as("status " + status).isEqualTo(new ActionOutcome.Error(
+          "the last stdout line `{\"event\": \"declined\",` starts like a result but is not"
+              + " valid JSON at column 22: Unexpected end-of-input within/between Object"
+              + " entries; expected {\"event\": \"...\", \"context\": {...}}, {\"sleep\":"
+              + " \"10m\"} or {\"error\": \"...\"}"));
+    }
     assertThat(ProgramResult.of("{ starting\n", false, "", 0))
+        .isInstanceOf(ActionOutcome.Error.class);
+    assertThat(ProgramResult.of("starting }\n", false, "", 0))
         .isEqualTo(new ActionOutcome.Event("ok", null));
+  }
+
+  @Test
+  void resultsWithBadNumbersDuplicateKeysOrHugeTextAreErrors() {
+    assertThat(stdout("{\"event\": \"ok\", \"context\": {\"n\": 1e999}}"))
+        .isEqualTo(new ActionOutcome.Error("the last stdout line `{\"event\": \"ok\","
+            + " \"context\": {\"n\": 1e999}}` starts like a result but is not valid JSON at"
+            + " column 34: the number 1e999 is too large; numbers must fit a double (about"
+            + " 1.8e308); expected {\"event\": \"...\", \"context\": {...}}, {\"sleep\":"
+            + " \"10m\"} or {\"error\": \"...\"}"));
+    assertThat(stdout("{\"event\": \"ok\", \"event\": \"declined\"}"))
+        .isInstanceOf(ActionOutcome.Error.class).extracting(o -> ((ActionOutcome.Error) o)
+            .message()).asString().contains("Duplicate field 'event'");
+    assertThat(stdout("{\"error\": \"" + "e".repeat(50_000) + "\"}")).extracting(o ->
+        ((ActionOutcome.Error) o).message()).asString().hasSize(ProgramResult.STDERR_CHARS)
+        .endsWith("...");
+    assertThat(stdout("{\"event\": \"" + "v".repeat(50_000) + "\"}")).isEqualTo(
+        new ActionOutcome.Error("result line: `event` is 50000 characters long; events are"
+            + " names of the state's edges, such as \"ok\""));
   }
 
   @Test

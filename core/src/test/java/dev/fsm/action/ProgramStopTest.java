@@ -147,6 +147,37 @@ class ProgramStopTest {
   }
 
   @Test
+  void anOrphanInItsOwnSessionHoldingStdoutIsStoppedWhenTheProgramExits() throws Exception {
+    script(dir, "escapes.sh", "(setsid sh -c 'echo $$ > escaped; exec sleep 300' &)\n"
+        + "while [ ! -s escaped ]; do sleep 0.01; done\n"
+        + "echo '{\"event\": \"done\"}'");
+    long before = System.nanoTime();
+    ActionOutcome outcome = actions.run(program(dir, "./escapes.sh"), new Attempt());
+    assertThat(outcome).isEqualTo(new ActionOutcome.Event("done", null));
+    // Found by the attempt's environment, not after the 1 s wait for pipes of a lost process.
+    assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofMillis(900));
+    assertThat(running(pid("escaped"))).isFalse();
+  }
+
+  @Test
+  void aDetachedOrphanInItsOwnSessionIsStoppedWithTheAttempt() throws Exception {
+    script(dir, "daemon.sh", "(setsid sh -c 'echo $$ > daemon; exec sleep 300'"
+        + " </dev/null >/dev/null 2>&1 &)\n"
+        + "echo $$ > pid\n"
+        + "sleep 300");
+    Attempt attempt = new Attempt();
+    CompletableFuture<ActionOutcome> outcome = start(actions, program(dir, "./daemon.sh"),
+        attempt);
+    List<Long> pids = List.of(pid("daemon"), pid("pid"));
+    assertThat(pids).allMatch(Fixtures::running);
+
+    attempt.stop(Attempt.StopReason.TIMEOUT);
+    assertThat(outcome.get(5, TimeUnit.SECONDS))
+        .isEqualTo(new ActionOutcome.Stopped(Attempt.StopReason.TIMEOUT));
+    assertThat(pids).noneMatch(Fixtures::running);
+  }
+
+  @Test
   void anAttemptStoppedBeforeItStartsRunsNothing() throws Exception {
     script(dir, "never.sh", "touch ran");
     Attempt attempt = new Attempt();

@@ -162,7 +162,7 @@ class ControlErrorsTest {
       answerHelloOnly.start();
       try (SocketControl quick = SocketControl.connect(other, 300_000_000L).orElseThrow()) {
         assertThatThrownBy(() -> quick.send("t1", Command.RUN, null, null))
-            .isExactlyInstanceOf(FsmException.class)
+            .isExactlyInstanceOf(OwnerLostException.class)
             .hasMessageStartingWith("runner pid 1 did not answer for 0 s");
         assertThatThrownBy(quick::counts).hasMessageContaining("runner pid 1 did not answer");
       }

@@ -3,7 +3,6 @@ package dev.fsm.control;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fsm.FsmException;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import java.io.IOException;
@@ -131,8 +130,8 @@ class ControlServerTest {
     closed.get(10, TimeUnit.SECONDS);
     assertThat(server.socket()).doesNotExist();
     assertThatThrownBy(() -> waiting.send("t2", Command.RUN, null, null))
-        .isExactlyInstanceOf(FsmException.class).hasMessageContaining("hung up");
-    assertThatThrownBy(idle::counts).isExactlyInstanceOf(FsmException.class)
+        .isExactlyInstanceOf(OwnerLostException.class).hasMessageContaining("hung up");
+    assertThatThrownBy(idle::counts).isExactlyInstanceOf(OwnerLostException.class)
         .hasMessageContaining("hung up");
     waiting.close();
     idle.close();

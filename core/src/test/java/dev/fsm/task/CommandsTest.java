@@ -108,4 +108,12 @@ class CommandsTest {
             + " allowed while the task is paused; allowed now: run, pause, sleep, kill,"
             + " checkpoint, release");
   }
+
+  @Test
+  void aReasonLongerThanTheHistoryKeepsIsRefused() {
+    assertThat(new Commands.Request(null, "r".repeat(1000), "user:ann").reason()).hasSize(1000);
+    assertThatThrownBy(() -> new Commands.Request(null, "r".repeat(1001), "user:ann"))
+        .isInstanceOf(FsmException.class).hasMessage("--reason is 1001 characters long; keep it"
+            + " under 1000, as it is kept in the task's history");
+  }
 }

@@ -5,10 +5,15 @@ import dev.fsm.cli.ProgressLine;
 import dev.fsm.control.Control;
 import dev.fsm.control.MachineSource;
 import dev.fsm.control.NewTask;
+import dev.fsm.engine.Contexts;
+import dev.fsm.store.embedded.journal.JournalOptions;
 import dev.fsm.task.Task;
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -26,8 +31,18 @@ import java.util.function.Consumer;
  */
 final class StartFromFile {
 
-  /** Tasks per call to the store: one durable commit each. */
+  /** Most tasks per call to the store: one durable commit each. */
   static final int CHUNK = 1_000;
+
+  /**
+   * Most bytes of tasks per call, as {@link #weight} estimates them. A chunk is one change in the
+   * journal, so it must stay under the journal's limit for one change: half of it leaves room for
+   * the estimate's error, and a task with the largest context (1 MiB) still fits alone.
+   */
+  static final long CHUNK_BYTES = JournalOptions.DEFAULT_MAX_RECORD_BYTES / 2;
+
+  /** What a task costs in a journal record besides its id and context, generously. */
+  private static final int TASK_OVERHEAD_BYTES = 512;
 
   private static final int ERRORS_SHOWN = 20;
 
@@ -53,6 +68,9 @@ final class StartFromFile {
     long[] bad = {0};
     read((lineNo, line) -> {
       try {
+        if (line == null) {
+          throw new IllegalArgumentException(tooLong());
+        }
         NewTask t = TaskLines.parse(line, clock);
         if (t.id() != null && !ids.add(t.id())) {
           throw new IllegalArgumentException("id `" + t.id() + "` is given twice in the file");
@@ -90,6 +108,7 @@ final class StartFromFile {
       Consumer<List<Task>> started) {
     ProgressLine progress = ProgressLine.onStderr(err);
     List<NewTask> chunk = new ArrayList<>(CHUNK);
+    long[] chunkBytes = {0};
     long[] firstLine = {0};
     long[] lastLine = {0};
     long[] done = {0};
@@ -104,13 +123,24 @@ final class StartFromFile {
       done[0] += chunk.size();
       startedUpTo[0] = lastLine[0];
       chunk.clear();
+      chunkBytes[0] = 0;
       progress.show("starting tasks", done[0], total);
     };
     read((lineNo, line) -> {
+      if (line == null) {
+        // The file changed since it was checked.
+        throw new FsmException(file + ":" + lineNo + ": " + tooLong());
+      }
+      NewTask task = TaskLines.parse(line, clock);
+      long bytes = weight(task);
+      if (!chunk.isEmpty() && chunkBytes[0] + bytes > CHUNK_BYTES) {
+        send.run();
+      }
       if (chunk.isEmpty()) {
         firstLine[0] = lineNo;
       }
-      chunk.add(TaskLines.parse(line, clock));
+      chunk.add(task);
+      chunkBytes[0] += bytes;
       lastLine[0] = lineNo;
       if (chunk.size() == CHUNK) {
         send.run();
@@ -130,22 +160,55 @@ final class StartFromFile {
         + " (they are listed on stdout) and none from line " + from + " on";
   }
 
+  /** A task's size in a journal record, over-estimated: its context and id, and overhead. */
+  static long weight(NewTask task) {
+    return TASK_OVERHEAD_BYTES + utf8Bytes(task.context()) + utf8Bytes(task.id());
+  }
+
+  private static long utf8Bytes(String text) {
+    if (text == null) {
+      return 0;
+    }
+    long bytes = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      // A surrogate pair is 4 bytes: 2 for each half.
+      bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+    }
+    return bytes;
+  }
+
+  private static String tooLong() {
+    return "the line is longer than " + Contexts.MAX_TEXT_BYTES / Contexts.MAX_BYTES
+        + " MiB; a task's context may hold at most 1 MiB";
+  }
+
   private interface LineHandler {
+    /** A non-blank line; {@code line} is null when it is too long to read, and the last. */
     void line(long lineNo, String line);
   }
 
   /** Calls {@code handler} with every non-blank line and its number. */
   private void read(LineHandler handler) {
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      long lineNo = 0;
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        lineNo++;
-        if (!line.isBlank()) {
-          handler.line(lineNo, line);
+    CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    long lineNo = 0;
+    try (CappedLines in = new CappedLines(new InputStreamReader(Files.newInputStream(file),
+        utf8), Contexts.MAX_TEXT_BYTES)) {
+      for (CappedLines.Line line = in.next(); line != null; line = in.next()) {
+        lineNo = line.number();
+        String text = lineNo == 1 && !line.tooLong() && line.text().startsWith(
+            ContextArgument.BOM) ? line.text().substring(1) : line.text();
+        if (line.tooLong() || !text.isBlank()) {
+          handler.line(lineNo, text);
         }
       }
     } catch (NoSuchFileException e) {
       throw new FsmException("--from " + file + ": no such file");
+    } catch (CharacterCodingException e) {
+      throw new FsmException(file + ":" + (lineNo + 1) + ": the line is not UTF-8 text; JSON"
+          + " lines files are UTF-8");
     } catch (IOException e) {
       throw new FsmException("--from " + file + ": cannot read it: " + e.getMessage());
     }

@@ -4,7 +4,6 @@ import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
-import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
 import dev.fsm.cli.verb.live.LiveView;
 import dev.fsm.cli.verb.live.StopSignal;
@@ -40,7 +39,9 @@ import picocli.CommandLine.Spec;
             + " as it is after the change.",
         "",
         "It polls every --interval: each poll lists the tasks the filters select and reads"
-            + " the history of those that changed, so its cost grows with the tasks selected."})
+            + " the history of those that changed, so its cost grows with the tasks selected."
+            + " When the runner stops or is killed it carries on with the next one, or the store"
+            + " itself, and says so once on stderr."})
 public final class Tail implements Callable<Integer>, LiveView {
 
   private static final int PAGE = 1000;
@@ -72,16 +73,23 @@ public final class Tail implements Callable<Integer>, LiveView {
     Instant since = Instant.now();
     Map<String, Seen> seen = new HashMap<>();
     boolean first = true;
+    PrintWriter err = spec.commandLine().getErr();
+    LiveAccess access = new LiveAccess(global, "fsm tail", err, live.stop);
     do {
-      try (Control control = TaskAccess.open(global, "fsm tail", false)) {
-        if (first && live.machine != null) {
+      boolean firstPoll = first;
+      // Safe to repeat after a lost runner: `seen` moves on only past printed transitions.
+      Optional<Boolean> polled = access.poll(control -> {
+        if (firstPoll && live.machine != null) {
           KnownMachine.require(control, live.machine);
         }
-        poll(control, seen, first, since, global, style, out);
+        poll(control, seen, firstPoll, since, global, style, out);
+        return true;
+      });
+      if (polled.isEmpty()) {
+        break;
       }
       if (first) {
         // Says when following starts: transitions from then on are printed.
-        PrintWriter err = spec.commandLine().getErr();
         err.println("fsm tail: following " + seen.size() + " task(s), every "
             + Durations.format(interval) + "; Ctrl-C to stop");
         err.flush();

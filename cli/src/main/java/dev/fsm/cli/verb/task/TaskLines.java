@@ -1,11 +1,11 @@
 package dev.fsm.cli.verb.task;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fsm.control.NewTask;
 import dev.fsm.FsmException;
 import dev.fsm.engine.Contexts;
+import dev.fsm.engine.TaskIds;
+import dev.fsm.json.StrictJson;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Iterator;
@@ -17,7 +17,6 @@ import java.util.Set;
  */
 final class TaskLines {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> KEYS = Set.of("id", "context", "at");
 
   private TaskLines() {}
@@ -30,11 +29,11 @@ final class TaskLines {
   static NewTask parse(String line, Clock clock) {
     JsonNode node;
     try {
-      node = JSON.readTree(line);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage());
+      node = StrictJson.read(line);
+    } catch (StrictJson.InvalidJsonException e) {
+      throw new IllegalArgumentException(e.message("the line"));
     }
-    if (node == null || !node.isObject()) {
+    if (!node.isObject()) {
       throw new IllegalArgumentException("each line must be a JSON object like"
           + " {\"id\": \"a1\", \"context\": {...}, \"at\": \"10m\"}");
     }
@@ -46,6 +45,13 @@ final class TaskLines {
       }
     }
     String id = text(node, "id");
+    if (id != null) {
+      try {
+        TaskIds.checked(id);
+      } catch (FsmException e) {
+        throw new IllegalArgumentException(e.getMessage());
+      }
+    }
     String at = text(node, "at");
     JsonNode context = node.get("context");
     String contextText = null;

@@ -17,15 +17,30 @@ import picocli.CommandLine.TypeConversionException;
  */
 final class Times {
 
+  /** Earliest time accepted; with {@link #LATEST}, every time fits the store's milliseconds. */
+  static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+
+  /** Latest time accepted: far beyond any plan, far within what the store can hold. */
+  static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
+
   private Times() {}
 
   /**
-   * The instant {@code text} names.
+   * The instant {@code text} names, between {@link #EARLIEST} and {@link #LATEST}.
    *
    * @throws IllegalArgumentException with a message for the user
    */
   static Instant parse(String text, Clock clock) {
     String t = text.strip();
+    Instant when = instant(t, clock);
+    if (when.isBefore(EARLIEST) || when.isAfter(LATEST)) {
+      throw new IllegalArgumentException("`" + t + "` is out of range; give a time between"
+          + " 0001-01-01 and 9999-12-31");
+    }
+    return when;
+  }
+
+  private static Instant instant(String t, Clock clock) {
     if (!t.isEmpty() && Character.isDigit(t.charAt(0)) && !t.contains("-")) {
       return clock.instant().plus(Durations.parse(t));
     }

@@ -5,11 +5,9 @@ import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.Table;
-import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
 import dev.fsm.cli.verb.live.LiveView;
 import dev.fsm.cli.verb.live.StopSignal;
-import dev.fsm.control.Control;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
@@ -22,6 +20,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,7 +38,9 @@ import picocli.CommandLine.Spec;
     description = {
         "Counts by status, then the tasks that changed most recently, redrawn every"
             + " --interval until Ctrl-C. It polls: each refresh asks the runner that owns the"
-            + " store, or opens the store briefly, so it never blocks a runner.",
+            + " store, or opens the store briefly, so it never blocks a runner. When the runner"
+            + " stops or is killed it carries on with the next one, or the store itself, and"
+            + " says so once on stderr.",
         "",
         "When output is not a terminal it prints a new table only when something changed;"
             + " with --output json, one JSON line per refresh."})
@@ -63,6 +64,9 @@ public final class Watch implements Callable<Integer>, LiveView {
 
   @Spec CommandSpec spec;
 
+  /** What one refresh read. */
+  private record Polled(List<Task> tasks, List<TaskCount> counts) {}
+
   @Override
   public void stopOn(StopSignal stop) {
     live.stop = stop;
@@ -78,18 +82,21 @@ public final class Watch implements Callable<Integer>, LiveView {
     boolean screen = System.console() != null && !global.json();
     Style style = Style.forTerminal(global.colorAllowed());
     List<String> last = List.of();
+    LiveAccess access = new LiveAccess(global, "fsm watch", spec.commandLine().getErr(),
+        live.stop);
     for (int n = 1; ; n++) {
-      Instant now = Instant.now();
-      List<Task> tasks;
-      List<TaskCount> counts;
-      try (Control control = TaskAccess.open(global, "fsm watch", false)) {
+      Optional<Polled> polled = access.poll(control -> {
         if (live.machine != null) {
           KnownMachine.require(control, live.machine);
         }
-        tasks = control.list(live.query(READ));
-        counts = control.counts();
+        return new Polled(control.list(live.query(READ)), control.counts());
+      });
+      if (polled.isEmpty()) {
+        return ExitCodes.OK;
       }
-      tasks = new ArrayList<>(tasks);
+      Instant now = Instant.now();
+      List<TaskCount> counts = polled.get().counts();
+      List<Task> tasks = new ArrayList<>(polled.get().tasks());
       tasks.sort(Comparator.comparing(Watch::changed).reversed());
       if (global.json()) {
         Json.line(out, json(now, counts, tasks));

@@ -38,4 +38,17 @@ class TimesTest {
         .hasMessageContaining("10m");
     assertThatThrownBy(() -> Times.parse("10", PARIS)).hasMessageContaining("has no unit");
   }
+
+  @Test
+  void timesBeyondTheYears1To9999AreRefusedWithTheRange() {
+    for (String far : new String[] {"+999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z",
+        "+10000-01-01T00:00:00Z", "+999999999-12-31T23:59:59", "+999999999-12-31"}) {
+      assertThatThrownBy(() -> Times.parse(far, PARIS)).as(far)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("`" + far + "` is out of range; give a time between 0001-01-01 and"
+              + " 9999-12-31");
+    }
+    assertThat(Times.parse("9999-12-31T23:59:59Z", PARIS))
+        .isEqualTo(Instant.parse("9999-12-31T23:59:59Z"));
+  }
 }
