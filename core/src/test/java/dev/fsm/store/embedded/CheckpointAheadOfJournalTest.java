@@ -3,10 +3,12 @@ package dev.fsm.store.embedded;
 import static dev.fsm.store.embedded.Workload.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a change whose journal record the writer thread has not written yet; published before that
  * record, the snapshot held a change the journal could still lose, and a rebuild put the journal's
  * older record of the task over the snapshot's history. This test holds the journal's writer
- * at exactly that record and takes the folder as a kill would leave it.
+ * at exactly that record and takes the folder as a kill would leave it; and a rebuild keeps a
+ * task whole even when the snapshot is ahead of the journal, as after a repair that cut damage.
  */
 class CheckpointAheadOfJournalTest {
 
@@ -75,6 +78,53 @@ class CheckpointAheadOfJournalTest {
           .as("the task after a kill while its last change was on its way to the journal")
           .isIn(paused, runnable);
     }
+  }
+
+  @Test
+  void aRebuildKeepsASnapshotCopyThatIsAheadOfAJournalCutShort() throws Exception {
+    // A repair that cuts damage out of the journal can leave it without changes a checkpoint
+    // copied: here the snapshot, taken after record S, holds the last run; the journal ends
+    // at the pause before it.
+    Path whole = dir.resolve("whole");
+    Path cut = dir.resolve("cut");
+    EmbeddedStoreOptions options = EmbeddedStoreOptions.defaults().checkpointBytes(0);
+    long covered;
+    String paused;
+    try (EmbeddedStore store = EmbeddedStore.open(cut, options)) {
+      covered = changesUpToThePause(store);
+      paused = Expect.observe(store, ID);
+    }
+    Task ahead;
+    List<Transition> history;
+    try (EmbeddedStore store = EmbeddedStore.open(whole, options)) {
+      changesUpToThePause(store);
+      send(store, Command.RUN);
+      ahead = store.get(ID).orElseThrow();
+      history = store.history(ID);
+    }
+    SnapshotFile.write(cut.resolve(Checkpoint.FILE), covered,
+        List.of(StoreEventCodec.encode(new StoreEvent.Restored(ahead, history))).iterator());
+    try (EmbeddedStore store = EmbeddedStore.open(cut, options.forceRebuild(true))) {
+      String seen = Expect.observe(store, ID);
+      assertThat(seen).as("rebuilt from a snapshot ahead of the journal")
+          .isEqualTo(Expect.task(ahead, history.size(), Expect.hash(history)))
+          .isNotEqualTo(paused);
+      send(store, Command.PAUSE);
+      assertThat(store.history(ID)).hasSize(4);
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(cut, options.forceRebuild(true))) {
+      assertThat(Expect.observe(store, ID)).startsWith("s0,paused,0,{},4,");
+    }
+  }
+
+  /** Creates the task, runs and pauses it; gives the journal's record before the pause. */
+  private static long changesUpToThePause(EmbeddedStore store) {
+    store.create(List.of(new Task(ID, "m", "v1", "s0", TaskStatus.PAUSED, "{}", 0, List.of(),
+        T0, T0, null, null, null)));
+    send(store, Command.RUN);
+    long beforeThePause = store.journal().lastSequence();
+    send(store, Command.PAUSE);
+    return beforeThePause;
   }
 
   private static void send(EmbeddedStore store, Command command) {
