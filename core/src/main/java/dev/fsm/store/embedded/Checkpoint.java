@@ -20,7 +20,10 @@ import java.util.function.BooleanSupplier;
  * record S under the store's lock, then tasks are copied a chunk at a time, each chunk under the
  * lock. A copy may therefore include changes after S; that is safe because replaying the journal
  * from S + 1 over the snapshot applies each change again, and applying a change twice is the
- * same as once (see {@link TaskIndex#apply}).
+ * same as once (see {@link TaskIndex#apply}). It is safe only if the journal holds every change
+ * the copy does: the index applies a change as soon as it is appended, before the journal's
+ * writer has written it, so the snapshot is published only once every change appended before
+ * its last chunk is durable (see {@link Copy#hasNext}).
  */
 final class Checkpoint {
 
@@ -81,6 +84,8 @@ final class Checkpoint {
     private String lastId;
     private boolean versionsDone;
     private boolean tasksDone;
+    /** The newest append when the last chunk was copied: what the copy may include. */
+    private StoreGate.Pending<Void> covered;
 
     /**
      * Copies tasks up to {@code endId}, the last id when the journal was rolled: tasks created
@@ -104,6 +109,14 @@ final class Checkpoint {
         long held = gate.locked(this::fill);
         gate.yieldToWriters(held);
       }
+      if (ready.isEmpty() && covered != null) {
+        // Without this wait, a kill could keep a change in the snapshot and lose its journal
+        // record while keeping an earlier record of the same task, which a rebuild lays over
+        // the snapshot's copy: a task with its status from one change and its history from
+        // the next (issue 15). The wait costs one force per checkpoint.
+        gate.await(covered);
+        covered = null;
+      }
       return !ready.isEmpty();
     }
 
@@ -118,6 +131,7 @@ final class Checkpoint {
     /** Copies a chunk; gives how long that took. */
     private long fill() {
       long started = System.nanoTime();
+      covered = gate.afterLastChange(null);
       if (!versionsDone) {
         for (MachineVersion v : index.allVersions()) {
           ready.add(StoreEventCodec.encode(new StoreEvent.Registered(v)));

@@ -381,6 +381,11 @@ public final class EmbeddedStore implements Store {
     return journal;
   }
 
+  /** The gate, for tests that take a checkpoint step by step ({@link Checkpoint#take}). */
+  StoreGate gate() {
+    return gate;
+  }
+
   /** The index, for checks; guard every use with {@link #locked}. */
   TaskIndex index() {
     return index;

@@ -26,9 +26,14 @@ final class JournalTail implements AutoCloseable {
 
   /** Bytes between an item's id and its encoding that order the item's versions. */
   private static final int ORDER = 12;
+  /** After a task's order: its revision. */
+  private static final int REVISION = 4;
 
-  /** A task's last snapshot in the journal. */
-  record LastTask(String id, byte[] encoded) {}
+  /**
+   * A task's last snapshot in the journal, and its revision: the length of its history once the
+   * record's change is applied (each change adds one entry).
+   */
+  record LastTask(String id, int revision, byte[] encoded) {}
 
   /** A history entry's last version in the journal. */
   record LastEntry(String id, int place, byte[] encoded) {}
@@ -50,13 +55,13 @@ final class JournalTail implements AutoCloseable {
   void add(long sequence, StoreEvent event) throws IOException {
     if (event instanceof StoreEvent.Created c) {
       for (int i = 0; i < c.tasks().size(); i++) {
-        addTask(sequence, i, c.tasks().get(i));
+        addTask(sequence, i, c.tasks().get(i), 0);
       }
     } else if (event instanceof StoreEvent.Changed c) {
-      addTask(sequence, 0, c.task());
+      addTask(sequence, 0, c.task(), c.historyIndex() + 1);
       addEntry(sequence, c.task().id(), c.historyIndex(), c.entry());
     } else if (event instanceof StoreEvent.Restored r) {
-      addTask(sequence, 0, r.task());
+      addTask(sequence, 0, r.task(), r.history().size());
       for (int place = 0; place < r.history().size(); place++) {
         addEntry(sequence, r.task().id(), place, r.history().get(place));
       }
@@ -75,7 +80,8 @@ final class JournalTail implements AutoCloseable {
     return new Last<>(this.tasks.sorted(), key -> {
       int[] at = {0};
       String id = IndexKeys.nameAt(key, at);
-      return new LastTask(id, slice(key, at[0] + ORDER));
+      return new LastTask(id, ByteBuffer.wrap(key).getInt(at[0] + ORDER),
+          slice(key, at[0] + ORDER + REVISION));
     }, (a, b) -> a.id().equals(b.id()));
   }
 
@@ -98,12 +104,12 @@ final class JournalTail implements AutoCloseable {
   }
 
   // A task's sort key: its id as a name, the record's sequence and the task's place in it, so
-  // that its last snapshot sorts last; then the task, encoded without a lease.
-  private void addTask(long sequence, int ordinal, Task task) throws IOException {
+  // that its last snapshot sorts last; then its revision and the task, encoded without a lease.
+  private void addTask(long sequence, int ordinal, Task task, int revision) throws IOException {
     byte[] name = IndexKeys.name(task.id());
     byte[] value = StoreEventCodec.encodeTask(TaskIndex.withoutLease(task));
-    tasks.add(ByteBuffer.allocate(name.length + ORDER + value.length).put(name)
-        .putLong(sequence).putInt(ordinal).put(value).array());
+    tasks.add(ByteBuffer.allocate(name.length + ORDER + REVISION + value.length).put(name)
+        .putLong(sequence).putInt(ordinal).putInt(revision).put(value).array());
   }
 
   // An entry's sort key: the task's id as a name, the entry's place, the record's sequence;

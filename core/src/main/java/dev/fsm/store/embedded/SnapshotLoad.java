@@ -94,14 +94,21 @@ final class SnapshotLoad {
 
   /**
    * Emits one task: the journal's last snapshot of it, else the snapshot's ({@code null}: none),
-   * and its history, the snapshot's entries overlaid with the journal's.
+   * and its history, the snapshot's entries overlaid with the journal's. The snapshot's copy
+   * wins when it is further ahead than the journal's last record of the task: a journal cut
+   * short (damage cut away by a repair) can lack changes a checkpoint copied, and laying its
+   * older record over the snapshot's longer history would tear the task, its status from one
+   * change and its history from another.
    */
   private void emit(String id, byte[] fromSnapshot, List<Transition> history) {
     try {
       byte[] task = fromSnapshot;
       JournalTail.LastTask t = journalTasks.peek();
       if (t != null && t.id().equals(id)) {
-        task = journalTasks.take().encoded();
+        JournalTail.LastTask last = journalTasks.take();
+        if (fromSnapshot == null || last.revision() >= history.size()) {
+          task = last.encoded();
+        }
       }
       TreeMap<Integer, byte[]> entries = new TreeMap<>();
       for (int place = 0; place < history.size(); place++) {

@@ -11,16 +11,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One life of a {@link CrashWriter} process, ended by SIGKILL at a random moment: soon after it
- * starts opening the store (often mid-rebuild), or after a random number of acknowledged
- * changes. Returns every whole line the writer printed.
+ * starts opening the store (often mid-rebuild), after a random number of acknowledged changes,
+ * or at a checkpoint's boundary (just after one began, or the moment one ended, when the changes
+ * its copy took may still be on their way to the journal). Most writers run under induced load:
+ * threads burning CPU beside them, one processor as far as the JVM knows, and a journal writer
+ * that stalls now and then. Returns every whole line the writer printed.
  */
 final class CrashRun {
 
   /** How a run ended and what it printed. */
-  record Lines(List<String> lines, String how) {}
+  record Lines(List<String> lines, String how, Boundary boundary) {}
+
+  /** Where a kill was aimed. */
+  enum Boundary { OPEN, ACKS, CHECKPOINT_START, CHECKPOINT_END }
+
+  /** CPU-burning threads beside a loaded writer. */
+  static final int BURNERS = 1;
 
   private CrashRun() {}
 
@@ -30,8 +40,16 @@ final class CrashRun {
     // leaves nothing else to rebuild.
     boolean rebuild = early && random.nextBoolean();
     int acks = 1 + random.nextInt(100);
-    boolean checkpoints = !early && random.nextBoolean();
-    Process writer = start(folder, run, random.nextLong(), rebuild, checkpoints, errors);
+    // The rest in quarters: after some acks with or without checkpoints, and at a checkpoint's
+    // start or end, where a copy may have taken changes the journal has not written yet.
+    int quarter = random.nextInt(4);
+    boolean checkpoints = !early && quarter > 0;
+    Boundary boundary = early ? Boundary.OPEN : quarter < 2 ? Boundary.ACKS
+        : quarter == 2 ? Boundary.CHECKPOINT_START : Boundary.CHECKPOINT_END;
+    int checkpointsBefore = 1 + random.nextInt(6);
+    boolean loaded = random.nextInt(3) != 0;
+    Process writer = start(folder, run, random.nextLong(), rebuild, checkpoints,
+        loaded ? BURNERS : 0, errors);
     List<String> lines = new ArrayList<>();
     String how;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(),
@@ -42,11 +60,20 @@ final class CrashRun {
         Thread.sleep(delay);
         how = "killed " + delay + " ms after it began to open the store"
             + (rebuild ? " with a rebuild" : "");
-      } else {
+      } else if (boundary == Boundary.ACKS) {
         await(out, lines, "A ", acks, writer, errors);
         how = "killed after " + acks + " acknowledged changes"
             + (checkpoints ? " while taking checkpoints" : "");
+      } else if (boundary == Boundary.CHECKPOINT_START) {
+        await(out, lines, "C ", checkpointsBefore, writer, errors);
+        long delay = random.nextLong(3_000_000);
+        LockSupport.parkNanos(delay);
+        how = "killed " + delay / 1000 + " µs after checkpoint " + checkpointsBefore + " began";
+      } else {
+        await(out, lines, "c ", checkpointsBefore, writer, errors);
+        how = "killed as checkpoint " + checkpointsBefore + " ended";
       }
+      how += loaded ? " (loaded)" : "";
       // SIGKILL through the handle: Process.destroyForcibly also closes the pipe being read.
       writer.toHandle().destroyForcibly();
       if (!writer.waitFor(30, TimeUnit.SECONDS)) {
@@ -65,7 +92,7 @@ final class CrashRun {
     }
     // The line the kill cut short, if any, never ends with its terminator.
     List<String> whole = lines.stream().filter(l -> l.endsWith(" .")).toList();
-    return new Lines(whole, midCheckpoint(whole) ? how + ", mid-checkpoint" : how);
+    return new Lines(whole, midCheckpoint(whole) ? how + ", mid-checkpoint" : how, boundary);
   }
 
   /** True when the last checkpoint the writer began had not ended when it was killed. */
@@ -82,13 +109,19 @@ final class CrashRun {
   }
 
   private static Process start(Path folder, int run, long seed, boolean rebuild,
-      boolean checkpoints, Path errors) {
+      boolean checkpoints, int burners, Path errors) {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"));
+    if (burners > 0) {
+      command.add("-XX:ActiveProcessorCount=1");
+    }
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+        CrashWriter.class.getName(), folder.toString(), Integer.toString(run),
+        Long.toString(seed), "4", rebuild ? "--rebuild" : "--reuse",
+        checkpoints ? "--checkpoints" : "--no-checkpoints", Integer.toString(burners)));
     try {
-      return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-          .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
-          "-cp", System.getProperty("java.class.path"), CrashWriter.class.getName(),
-          folder.toString(), Integer.toString(run), Long.toString(seed), "4",
-          rebuild ? "--rebuild" : "--reuse", checkpoints ? "--checkpoints" : "--no-checkpoints")
+      return new ProcessBuilder(command)
           .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile())).start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A writer process for the crash suite: opens an embedded store and makes every kind of change
@@ -27,8 +28,11 @@ import java.util.Random;
  *
  * <p>Arguments: store folder, run number (makes new task ids unique), seed, threads, {@code
  * --rebuild} to rebuild the index at open as {@code fsm store rebuild} does (or {@code --reuse}),
- * and {@code --checkpoints} to take checkpoints back to back while the threads write, in small
- * journal segments so that each one deletes some (or {@code --no-checkpoints}).
+ * {@code --checkpoints} to take checkpoints back to back while the threads write, in small
+ * journal segments so that each one deletes some (or {@code --no-checkpoints}), and the number
+ * of threads that burn CPU beside the writers; with any, the journal's writer thread also stalls
+ * now and then at the start of a pass, as a busy machine deschedules it (issue 15's torn task
+ * needed a journal write to lag behind a checkpoint's copy).
  */
 public final class CrashWriter {
 
@@ -42,14 +46,27 @@ public final class CrashWriter {
 
   /** The parsed command line. */
   record Args(Path folder, int run, long seed, int threads, boolean rebuild,
-      boolean checkpoints) {
+      boolean checkpoints, int burners) {
 
     static Args parse(String[] args) {
       return new Args(Path.of(args[0]), Integer.parseInt(args[1]), Long.parseLong(args[2]),
           Integer.parseInt(args[3]), args[4].equals("--rebuild"),
-          args[5].equals("--checkpoints"));
+          args[5].equals("--checkpoints"), Integer.parseInt(args[6]));
     }
   }
+
+  /** One pass in this many stalls for up to {@link #STALL_NANOS}, as a loaded machine would. */
+  private static final int STALL_ONE_IN = 12;
+  private static final long STALL_NANOS = 2_000_000;
+  /**
+   * While a checkpoint runs, one pass in this many stalls for up to {@link #LONG_STALL_NANOS}:
+   * long enough for the checkpoint to copy a change and finish before the journal writes it,
+   * the interleaving behind issue 15's torn task.
+   */
+  private static final int LONG_STALL_ONE_IN = 3;
+  private static final long LONG_STALL_NANOS = 25_000_000;
+
+  private static volatile boolean checkpointing;
 
   private CrashWriter() {}
 
@@ -59,6 +76,7 @@ public final class CrashWriter {
       e.printStackTrace();
       Runtime.getRuntime().halt(3);
     });
+    CpuLoad.burn(args.burners());
     line("O");
     EmbeddedStoreOptions options = EmbeddedStoreOptions.defaults().forceRebuild(args.rebuild());
     EmbeddedStore store = EmbeddedStore.open(args.folder(), args.checkpoints()
@@ -66,6 +84,16 @@ public final class CrashWriter {
     // Tasks left runnable by the last run lost their lease at open; leasing them to nobody in
     // particular keeps every claim below to the one task its thread just made due.
     store.claim("sweep", Integer.MAX_VALUE, NOW, LEASE);
+    if (args.burners() > 0) {
+      Random stalls = new Random(args.seed());
+      store.journal().onPass(() -> {
+        if (checkpointing && stalls.nextInt(LONG_STALL_ONE_IN) == 0) {
+          LockSupport.parkNanos(stalls.nextLong(LONG_STALL_NANOS));
+        } else if (stalls.nextInt(STALL_ONE_IN) == 0) {
+          LockSupport.parkNanos(stalls.nextLong(STALL_NANOS));
+        }
+      });
+    }
     Object claims = new Object();
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < args.threads(); t++) {
@@ -77,7 +105,9 @@ public final class CrashWriter {
       threads.add(new Thread(() -> {
         while (true) {
           line("C");
+          checkpointing = true;
           store.checkpoint();
+          checkpointing = false;
           line("c");
         }
       }, "checkpoints"));

@@ -45,8 +45,13 @@ final class GroupCommit {
     thread.start();
   }
 
-  void onPass(Runnable hook) {
-    this.onPass = hook;
+  /** Adds a hook, run after those added before. */
+  synchronized void onPass(Runnable hook) {
+    Runnable before = onPass;
+    this.onPass = () -> {
+      before.run();
+      hook.run();
+    };
   }
 
   /** Queues one record; the future gives its sequence once it is durable. */

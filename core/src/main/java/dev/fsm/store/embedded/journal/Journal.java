@@ -178,6 +178,7 @@ public final class Journal implements AutoCloseable {
    * Runs {@code hook} on the writer thread as each pass begins, before it writes and forces what
    * it took: the moment the callers waiting for that pass have nothing to do until the force
    * ends, so work done then costs them no time. The hook must be quick and must not throw.
+   * Hooks added before keep running, first.
    */
   public void onPass(Runnable hook) {
     commit.onPass(hook);
