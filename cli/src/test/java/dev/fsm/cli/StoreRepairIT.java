@@ -221,7 +221,10 @@ class StoreRepairIT {
     }
   }
 
-  /** Every file of the store but the owner lock (rewritten by each open) by path, as base64. */
+  /**
+   * Every file of the store but the owner lock and the line of waiting commands (both rewritten
+   * by each open) by path, as base64.
+   */
   private Map<String, String> contents(Path store) throws IOException {
     Map<String, String> all = new TreeMap<>();
     List<Path> files = new ArrayList<>();
@@ -229,7 +232,8 @@ class StoreRepairIT {
       walk.filter(Files::isRegularFile).forEach(files::add);
     }
     for (Path f : files) {
-      if (!f.getFileName().toString().equals("owner.lock")) {
+      String name = f.getFileName().toString();
+      if (!name.equals("owner.lock") && !name.equals("owner.queue")) {
         all.put(dir.relativize(f).toString(),
             Base64.getEncoder().encodeToString(Files.readAllBytes(f)));
       }
