@@ -63,9 +63,7 @@ final class FrameScan {
     if (sequence < 1) {
       return null;
     }
-    crc.reset();
-    crc.update(bytes.slice(at + 8, 8 + length));
-    return (int) crc.getValue() == bytes.getInt(at + 4) ? new Frame(offset, length, sequence)
+    return Segments.crcMatches(crc, bytes, at, length) ? new Frame(offset, length, sequence)
         : null;
   }
 

@@ -58,14 +58,7 @@ final class JournalRecovery {
             + " are missing. fsm changed nothing; %s", folder, acknowledged, REPAIR), folder, 0,
             "no segments");
       }
-      Path first = folder.resolve(Segments.fileName(1));
-      try (FileChannel c = StoreFiles.open(first, StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.WRITE)) {
-        Segments.writeFully(c, Segments.header(1), 0);
-        c.force(true);
-      }
-      Segments.fsyncFolder(folder);
-      segments.put(1L, first);
+      segments.put(1L, Segments.createEmpty(folder, 1));
       return new Opened(segments, 0, Segments.HEADER_BYTES,
           new Recovery(1, 1, 0, Optional.empty(), List.of(), 0));
     }
@@ -98,10 +91,7 @@ final class JournalRecovery {
       lastSize = scans.get(scans.size() - 1).size();
     } else {
       Scan d = scans.get(damaged);
-      List<Scan> later = scans.subList(damaged + 1, scans.size());
-      for (Scan s : later) {
-        deletedRecords += s.records();
-      }
+      deletedRecords = records(scans.subList(damaged + 1, scans.size()));
       // Newest first, so a crash in between leaves the same damage to find next time.
       for (int i = scans.size() - 1; i > damaged; i--) {
         Scan s = scans.get(i);
@@ -134,12 +124,7 @@ final class JournalRecovery {
     Scan last = scans.get(scans.size() - 1);
     if (damaged >= 0 && damaged < scans.size() - 1) {
       Scan d = scans.get(damaged);
-      List<Scan> later = scans.subList(damaged + 1, scans.size());
-      long laterRecords = 0;
-      for (Scan s : later) {
-        laterRecords += s.records();
-      }
-      throw damagedException(d, reason, later, laterRecords);
+      throw damagedException(d, reason, scans.subList(damaged + 1, scans.size()));
     }
     if (damaged >= 0) {
       FrameScan bytes = FrameScan.of(last.file(), maxRecordBytes);
@@ -208,8 +193,17 @@ final class JournalRecovery {
         + " already holds records up to %d", name, next.first(), s.last());
   }
 
-  private static JournalDamagedException damagedException(Scan d, String reason, List<Scan> later,
-      long laterRecords) {
+  private static long records(List<Scan> scans) {
+    long n = 0;
+    for (Scan s : scans) {
+      n += s.records();
+    }
+    return n;
+  }
+
+  private static JournalDamagedException damagedException(Scan d, String reason,
+      List<Scan> later) {
+    long laterRecords = records(later);
     StringBuilder m = new StringBuilder(String.format(Locale.ROOT,
         "journal segment %s is damaged at byte %d (%s). ", d.file(), d.goodBytes(), reason));
     m.append(String.format(Locale.ROOT, "%d later segment%s hold%s %d record%s", later.size(),

@@ -4,10 +4,8 @@ import dev.fsm.FsmException;
 import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
@@ -71,13 +69,7 @@ public final class JournalSalvage {
    */
   public static void createEmpty(Path folder, long first) throws IOException {
     StoreFiles.createFolder(folder);
-    Path file = folder.resolve(Segments.fileName(first));
-    try (FileChannel c = StoreFiles.open(file, StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.WRITE)) {
-      Segments.writeFully(c, Segments.header(first), 0);
-      c.force(true);
-    }
-    Segments.fsyncFolder(folder);
+    Segments.createEmpty(folder, first);
   }
 
   private static long segment(Path file, long first, int maxRecordBytes, long last,

@@ -141,9 +141,7 @@ final class SegmentReader implements Closeable {
     }
     b = in.buffer();
     at = b.position();
-    crc.reset();
-    crc.update(b.slice(at + 8, 8 + length));
-    if ((int) crc.getValue() != storedCrc) {
+    if (!Segments.crcMatches(crc, b, at, length)) {
       damage = "CRC mismatch";
       return false;
     }

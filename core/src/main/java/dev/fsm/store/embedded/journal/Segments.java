@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.journal;
 
+import dev.fsm.store.embedded.files.StoreFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,6 +12,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 
 /** Names, headers and frame layout of journal segment files. */
 final class Segments {
@@ -76,6 +78,31 @@ final class Segments {
         throw e;
       }
     }
+  }
+
+  /**
+   * Creates the folder's segment that starts at record {@code first}, holding only its header,
+   * durably (file and folder entry).
+   */
+  static Path createEmpty(Path folder, long first) throws IOException {
+    Path file = folder.resolve(fileName(first));
+    try (FileChannel c = StoreFiles.open(file, StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE)) {
+      writeFully(c, header(first), 0);
+      c.force(true);
+    }
+    fsyncFolder(folder);
+    return file;
+  }
+
+  /**
+   * Whether the frame of {@code length} payload bytes at {@code at} in {@code b} carries the
+   * CRC32C of its sequence and payload.
+   */
+  static boolean crcMatches(CRC32C crc, ByteBuffer b, int at, int length) {
+    crc.reset();
+    crc.update(b.slice(at + 8, 8 + length));
+    return (int) crc.getValue() == b.getInt(at + 4);
   }
 
   static void writeFully(FileChannel channel, ByteBuffer data, long position) throws IOException {
