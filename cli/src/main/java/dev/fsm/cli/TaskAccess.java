@@ -1,11 +1,12 @@
 package dev.fsm.cli;
 
 import dev.fsm.FsmException;
-import dev.fsm.control.Control;
 import dev.fsm.control.Controls;
-import dev.fsm.control.LocalControl;
 import dev.fsm.control.SocketControl;
 import dev.fsm.engine.MachineLibrary;
+import dev.fsm.engine.OperatorListener;
+import dev.fsm.operations.Operations;
+import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.StoreCheck;
@@ -30,13 +31,13 @@ public final class TaskAccess {
    * @param verb the verb, e.g. {@code fsm send}, shown to others who find the store in use
    * @param create whether a missing store may be created (only {@code start} and {@code run})
    */
-  public static Control open(GlobalOptions global, String verb, boolean create) {
+  public static Operations open(GlobalOptions global, String verb, boolean create) {
     Path folder = folder(global, create);
     return Controls.open(folder, () -> {
       EmbeddedStore store = EmbeddedStore.open(folder,
           EmbeddedStoreOptions.defaults().purpose(verb).waiting(waitInLine(global, folder)));
-      return new LocalControl(store, new MachineLibrary(store, global.machines()),
-          Clock.systemUTC(), operator(), LocalControl.Listener.NONE, true);
+      return new StoreOperations(store, new MachineLibrary(store, global.machines()),
+          Clock.systemUTC(), operator(), OperatorListener.NONE, true);
     });
   }
 

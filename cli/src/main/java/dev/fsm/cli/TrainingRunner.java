@@ -1,10 +1,11 @@
 package dev.fsm.cli;
 
 import dev.fsm.control.ControlServer;
-import dev.fsm.control.LocalControl;
-import dev.fsm.control.MachineSource;
-import dev.fsm.control.NewTask;
 import dev.fsm.engine.MachineLibrary;
+import dev.fsm.engine.OperatorListener;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
+import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.memory.InMemoryStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ final class TrainingRunner implements AutoCloseable {
       + "  a: {run: builtin:sleep 1h, on: {ok: b}}\n  b: {final: completed}\n";
 
   private final InMemoryStore store;
-  private final LocalControl control;
+  private final StoreOperations control;
   private final ControlServer server;
 
   /** Serves a store in {@code folder} (created) holding one task, {@code t1}. */
@@ -32,8 +33,8 @@ final class TrainingRunner implements AutoCloseable {
     Files.createDirectories(folder.resolve("journal"));
     Path file = Files.writeString(folder.resolve("nap.yaml"), MACHINE);
     store = new InMemoryStore();
-    control = new LocalControl(store, new MachineLibrary(store, folder), Clock.systemUTC(),
-        "user:training", LocalControl.Listener.NONE, false);
+    control = new StoreOperations(store, new MachineLibrary(store, folder), Clock.systemUTC(),
+        "user:training", OperatorListener.NONE, false);
     control.start(new MachineSource("nap", file, MACHINE), List.of(new NewTask("t1", null, null)));
     server = ControlServer.start(folder, control, "runner");
   }

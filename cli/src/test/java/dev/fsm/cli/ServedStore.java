@@ -1,10 +1,11 @@
 package dev.fsm.cli;
 
 import dev.fsm.control.ControlServer;
-import dev.fsm.control.LocalControl;
-import dev.fsm.control.MachineSource;
-import dev.fsm.control.NewTask;
 import dev.fsm.engine.MachineLibrary;
+import dev.fsm.engine.OperatorListener;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
+import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.memory.InMemoryStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,7 +17,7 @@ import java.util.List;
 
 /**
  * A store folder served as a runner serves it: a {@link ControlServer} over a {@link
- * LocalControl} on an in-memory store, with a fixed clock, so two of them given the same tasks
+ * StoreOperations} on an in-memory store, with a fixed clock, so two of them given the same tasks
  * answer the same commands with the same documents.
  */
 final class ServedStore implements AutoCloseable {
@@ -25,7 +26,7 @@ final class ServedStore implements AutoCloseable {
       + "  a: {run: builtin:sleep 1h, on: {ok: b}}\n  b: {final: completed}\n";
 
   final Path folder;
-  final LocalControl control;
+  final StoreOperations control;
   private final InMemoryStore store;
   private final ControlServer server;
 
@@ -36,9 +37,9 @@ final class ServedStore implements AutoCloseable {
     Path machines = Files.createDirectories(folder.resolve("machines"));
     Path file = Files.writeString(machines.resolve("nap.yaml"), MACHINE);
     store = new InMemoryStore();
-    control = new LocalControl(store, new MachineLibrary(store, machines),
+    control = new StoreOperations(store, new MachineLibrary(store, machines),
         Clock.fixed(Instant.parse("2030-01-02T03:04:05.678Z"), ZoneOffset.UTC), "user:test",
-        LocalControl.Listener.NONE, false);
+        OperatorListener.NONE, false);
     control.start(new MachineSource("nap", file, MACHINE), List.of(
         new NewTask("t1", null, null),
         new NewTask("t2", "{\"n\": 1, \"x\": 1.50, \"big\": 123456789012345678901234567890,"

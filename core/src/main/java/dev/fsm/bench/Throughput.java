@@ -1,5 +1,7 @@
 package dev.fsm.bench;
 
+import dev.fsm.operations.Operations;
+
 /**
  * Durable operations done by concurrent writers in a measured time.
  *

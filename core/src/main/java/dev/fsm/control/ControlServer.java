@@ -1,6 +1,7 @@
 package dev.fsm.control;
 
 import dev.fsm.FsmException;
+import dev.fsm.operations.Operations;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.StandardProtocolFamily;
@@ -44,7 +45,7 @@ public final class ControlServer implements AutoCloseable {
   private boolean closed;
 
   private ControlServer(Path storeFolder, Path socket, ServerSocketChannel server,
-      UserPrincipal user, Control delegate, String owner) {
+      UserPrincipal user, Operations delegate, String owner) {
     this.storeFolder = storeFolder;
     this.socket = socket;
     this.server = server;
@@ -65,7 +66,7 @@ public final class ControlServer implements AutoCloseable {
    * @param role who serves, as clients name it: {@code runner} gives {@code runner pid 1234}
    * @throws FsmException when the socket cannot be created
    */
-  public static ControlServer start(Path storeFolder, Control delegate, String role) {
+  public static ControlServer start(Path storeFolder, Operations delegate, String role) {
     String owner = role + " pid " + ProcessHandle.current().pid();
     Path socket = null;
     ServerSocketChannel server = null;

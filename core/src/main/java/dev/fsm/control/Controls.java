@@ -1,5 +1,6 @@
 package dev.fsm.control;
 
+import dev.fsm.operations.Operations;
 import dev.fsm.store.embedded.StoreInUseException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -24,11 +25,11 @@ public final class Controls {
    *
    * @param local opens the store in this process; called again on each retry
    */
-  public static Control open(Path storeFolder, Supplier<Control> local) {
+  public static Operations open(Path storeFolder, Supplier<Operations> local) {
     return open(storeFolder, local, OWNER_WAIT_NANOS);
   }
 
-  static Control open(Path storeFolder, Supplier<Control> local, long ownerWaitNanos) {
+  static Operations open(Path storeFolder, Supplier<Operations> local, long ownerWaitNanos) {
     Optional<SocketControl> remote = SocketControl.connect(storeFolder);
     long deadline = System.nanoTime() + ownerWaitNanos;
     while (remote.isEmpty()) {

@@ -2,6 +2,9 @@ package dev.fsm.control;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.fsm.FsmException;
+import dev.fsm.engine.StateStats;
+import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.Task;
@@ -22,10 +25,10 @@ final class Dispatcher {
     void write(JsonGenerator g) throws IOException;
   }
 
-  private final Control delegate;
+  private final Operations delegate;
   private final String owner;
 
-  Dispatcher(Control delegate, String owner) {
+  Dispatcher(Operations delegate, String owner) {
     this.delegate = delegate;
     this.owner = owner;
   }

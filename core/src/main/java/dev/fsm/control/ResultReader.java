@@ -9,6 +9,8 @@ import static dev.fsm.control.WireReader.string;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.fsm.engine.StateStats;
+import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.TaskStatus;

@@ -4,6 +4,12 @@ import static dev.fsm.control.WireReader.nextField;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import dev.fsm.engine.StateStats;
+import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
+import dev.fsm.operations.Operations;
+import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
@@ -23,7 +29,7 @@ import java.util.Optional;
  * answering (silent for {@value #SILENCE_SECONDS} s; owners send heartbeats while long requests
  * run) or hangs up. Calls are serialised; open one per thread for parallel requests.
  */
-public final class SocketControl implements Control {
+public final class SocketControl implements Operations {
 
   static final long SILENCE_SECONDS = 15;
 

@@ -1,6 +1,11 @@
 package dev.fsm.control;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.fsm.engine.StateStats;
+import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
+import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;

@@ -3,7 +3,6 @@ package dev.fsm.engine;
 import dev.fsm.FsmException;
 import dev.fsm.action.ActionRunner;
 import dev.fsm.action.Attempt;
-import dev.fsm.control.LocalControl;
 import dev.fsm.model.State;
 import dev.fsm.store.Store;
 import dev.fsm.task.Change;
@@ -29,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * running actions when operators' commands take their tasks away. The store may be shared with
  * other runners: leases keep each task with one of them.
  */
-public final class Runner implements LocalControl.Listener {
+public final class Runner implements OperatorListener {
 
   /** How long a stop at once waits for actions to end after hurrying them. */
   private static final Duration STOP_NOW_WAIT = Duration.ofSeconds(2);

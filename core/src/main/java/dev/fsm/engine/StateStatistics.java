@@ -1,7 +1,7 @@
 package dev.fsm.engine;
 
 import dev.fsm.FsmException;
-import dev.fsm.control.StateStats;
+import dev.fsm.engine.StateStats;
 import dev.fsm.model.Behavior;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;

@@ -2,6 +2,9 @@ package dev.fsm.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
+import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
 import dev.fsm.task.TaskStatus;

@@ -3,6 +3,7 @@ package dev.fsm.control;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fsm.operations.Operations;
 import dev.fsm.store.embedded.StoreInUseException;
 import dev.fsm.store.embedded.StoreLock;
 import java.io.IOException;
@@ -24,21 +25,21 @@ class ControlsTest {
   private final FakeControl local = new FakeControl();
   private final AtomicInteger localOpens = new AtomicInteger();
 
-  private Control openLocal() {
+  private Operations openLocal() {
     localOpens.incrementAndGet();
     return local;
   }
 
   @Test
   void missingStoreFolderIsLeftToLocal() {
-    try (Control c = Controls.open(store.resolve("nothing-here"), this::openLocal)) {
+    try (Operations c = Controls.open(store.resolve("nothing-here"), this::openLocal)) {
       assertThat(c).isSameAs(local);
     }
   }
 
   @Test
   void noOwnerMeansLocal() {
-    try (Control c = Controls.open(store, this::openLocal)) {
+    try (Operations c = Controls.open(store, this::openLocal)) {
       assertThat(c).isSameAs(local);
     }
   }
@@ -48,7 +49,7 @@ class ControlsTest {
     try (ServerSocketChannel killed = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
       killed.bind(UnixDomainSocketAddress.of(store.resolve("control.sock")));
     }
-    try (Control c = Controls.open(store, this::openLocal)) {
+    try (Operations c = Controls.open(store, this::openLocal)) {
       assertThat(c).isSameAs(local);
     }
   }
@@ -56,7 +57,7 @@ class ControlsTest {
   @Test
   void liveOwnerInThisProcessIsReachedOverTheSocket() {
     try (ControlServer server = ControlServer.start(store, new FakeControl(), "shell");
-        Control c = Controls.open(store, this::openLocal)) {
+        Operations c = Controls.open(store, this::openLocal)) {
       assertThat(c).isInstanceOf(SocketControl.class);
       assertThat(c.via()).isEqualTo("shell pid " + ProcessHandle.current().pid());
       assertThat(c.machineNames()).hasSize(2);
@@ -69,7 +70,7 @@ class ControlsTest {
     AtomicReference<ControlServer> runner = new AtomicReference<>();
     StoreInUseException inUse = inUse(1);
     // The runner locks the store first and binds its socket a few attempts later.
-    try (Control c = Controls.open(store, () -> {
+    try (Operations c = Controls.open(store, () -> {
       if (localOpens.incrementAndGet() == 3) {
         runner.set(ControlServer.start(store, new FakeControl(), "runner"));
       }

@@ -1,5 +1,11 @@
 package dev.fsm.control;
 
+import dev.fsm.engine.StateStats;
+import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
+import dev.fsm.operations.Operations;
+import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
@@ -18,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * A {@link Control} for socket tests: answers every call with {@link Samples}, records the
  * arguments it was given, and can be told to throw or to hold calls until released.
  */
-final class FakeControl implements Control {
+final class FakeControl implements Operations {
 
   /** One call as the fake received it. */
   record Call(String op, List<Object> args) {}

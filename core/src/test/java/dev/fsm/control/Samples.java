@@ -1,5 +1,7 @@
 package dev.fsm.control;
 
+import dev.fsm.engine.StateStats;
+import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.Lease;

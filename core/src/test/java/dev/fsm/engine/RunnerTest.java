@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fsm.action.ActionOutcome;
 import dev.fsm.action.ActionRunner;
 import dev.fsm.action.Attempt;
-import dev.fsm.control.LocalControl;
-import dev.fsm.control.MachineSource;
-import dev.fsm.control.NewTask;
+import dev.fsm.operations.StoreOperations;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
 import dev.fsm.model.Action;
 import dev.fsm.store.memory.InMemoryStore;
 import dev.fsm.task.Command;
@@ -34,7 +34,7 @@ class RunnerTest {
   @TempDir Path dir;
   private InMemoryStore store;
   private MachineLibrary machines;
-  private LocalControl control;
+  private StoreOperations control;
   private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
 
   /** Runs built-ins as the real ones would, plus {@code builtin:sleep} until stopped. */
@@ -80,7 +80,7 @@ class RunnerTest {
             problems.add(message);
           }
         });
-    control = new LocalControl(store, machines, Clock.systemUTC(), "user:test", runner, false);
+    control = new StoreOperations(store, machines, Clock.systemUTC(), "user:test", runner, false);
     return runner;
   }
 

@@ -2,7 +2,7 @@ package dev.fsm.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fsm.control.StateStats;
+import dev.fsm.engine.StateStats;
 import dev.fsm.store.memory.InMemoryStore;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import dev.fsm.FsmException;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;
 import dev.fsm.store.MachineVersion;
@@ -66,7 +66,7 @@ public final class StoreValues implements Values {
   public List<String> machines() {
     TreeSet<String> names = new TreeSet<>();
     inFolder().forEach(m -> names.add(m.name()));
-    names.addAll(ask(Control::machineNames));
+    names.addAll(ask(Operations::machineNames));
     return List.copyOf(names);
   }
 
@@ -93,7 +93,7 @@ public final class StoreValues implements Values {
     });
   }
 
-  private static List<String> events(Control control, Task task) {
+  private static List<String> events(Operations control, Task task) {
     for (MachineVersion v : control.versions(task.machine())) {
       if (v.version().equals(task.version())) {
         return MachineReader.read(Path.of(task.machine() + ".yaml"), v.definition()).machine()
@@ -120,11 +120,11 @@ public final class StoreValues implements Values {
     return found;
   }
 
-  private <T> List<T> ask(Function<Control, List<T>> question) {
+  private <T> List<T> ask(Function<Operations, List<T>> question) {
     if (!Files.isDirectory(Path.of(global.store()))) {
       return List.of();
     }
-    try (Control control = TaskAccess.open(global, "fsm completion", false)) {
+    try (Operations control = TaskAccess.open(global, "fsm completion", false)) {
       return question.apply(control);
     } catch (RuntimeException e) {
       // Completion must never interrupt typing: a store that cannot answer offers nothing.

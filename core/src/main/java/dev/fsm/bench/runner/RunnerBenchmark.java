@@ -9,9 +9,9 @@ import dev.fsm.action.Actions;
 import dev.fsm.bench.Latency;
 import dev.fsm.bench.LatencyRecorder;
 import dev.fsm.control.ControlServer;
-import dev.fsm.control.LocalControl;
-import dev.fsm.control.MachineSource;
-import dev.fsm.control.NewTask;
+import dev.fsm.operations.StoreOperations;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
 import dev.fsm.control.SocketControl;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.RunListener;
@@ -184,7 +184,7 @@ public final class RunnerBenchmark {
     final Actions actions;
     final DueTracker tracker = new DueTracker();
     final Runner runner;
-    final LocalControl control;
+    final StoreOperations control;
 
     Bench(Path folder, int workers, RunnerOptions.Mode mode,
         BiConsumer<ActionRequest, Attempt> before)
@@ -201,7 +201,7 @@ public final class RunnerBenchmark {
       RunListener listener = tracker;
       runner = new Runner(store, library, run, RunnerOptions.of(workers, mode,
           "runner:" + ProcessHandle.current().pid() + "@bench"), CLOCK, listener);
-      control = new LocalControl(store, library, CLOCK, "user:bench", runner, false);
+      control = new StoreOperations(store, library, CLOCK, "user:bench", runner, false);
     }
 
     MachineSource machine(String name, String yaml) throws IOException {

@@ -8,7 +8,7 @@ import dev.fsm.cli.Style;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.task.MachineFiles;
 import dev.fsm.cli.verb.task.TaskIdPrefix;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.model.Machine;
 import dev.fsm.render.Diagram;
 import dev.fsm.render.Diagrams;
@@ -123,7 +123,7 @@ public final class Render implements Callable<Integer> {
     if (task == null && !counts) {
       return Overlay.NONE;
     }
-    try (Control control = TaskAccess.open(global, "fsm render", false)) {
+    try (Operations control = TaskAccess.open(global, "fsm render", false)) {
       if (counts) {
         return Overlay.StateCounts.of(m, control.counts());
       }

@@ -9,7 +9,7 @@ import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.ProgressLine;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.control.ControlServer;
-import dev.fsm.control.LocalControl;
+import dev.fsm.operations.StoreOperations;
 import dev.fsm.control.SocketControl;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.Runner;
@@ -123,7 +123,7 @@ public final class Run implements Callable<Integer> {
       Runner runner = new Runner(store, machines, actions,
           RunnerOptions.of(workers, mode, owner).withShutdownGrace(graceTime), Clock.systemUTC(),
           new RunLog(out, err, global.verbose()));
-      LocalControl control = new LocalControl(store, machines, Clock.systemUTC(),
+      StoreOperations control = new StoreOperations(store, machines, Clock.systemUTC(),
           TaskAccess.operator(), runner, false);
       try (ControlServer server = ControlServer.start(folder, control, "runner")) {
         onSignals(runner, err);

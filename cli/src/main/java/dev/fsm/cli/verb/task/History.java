@@ -5,7 +5,7 @@ import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.io.PrintWriter;
@@ -38,7 +38,7 @@ public final class History implements Callable<Integer> {
     GlobalOptions global = fsm.global();
     PrintWriter out = spec.commandLine().getOut();
     List<Transition> history;
-    try (Control control = TaskAccess.open(global, "fsm history", false)) {
+    try (Operations control = TaskAccess.open(global, "fsm history", false)) {
       Task task = TaskIdPrefix.resolve(control, id);
       history = control.history(task.id());
     }

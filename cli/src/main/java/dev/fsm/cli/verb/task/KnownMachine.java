@@ -1,7 +1,7 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.FsmException;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.diagnostic.DidYouMean;
 
 /** Refuses a machine name the store has never seen, so a typo is not an empty answer. */
@@ -14,7 +14,7 @@ final class KnownMachine {
    *
    * @throws FsmException naming the machine, with the closest known name
    */
-  static void require(Control control, String machine) {
+  static void require(Operations control, String machine) {
     if (!control.versions(machine).isEmpty()) {
       return;
     }

@@ -3,7 +3,7 @@ package dev.fsm.cli.verb.task;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.live.StopSignal;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.control.OwnerLostException;
 import dev.fsm.store.embedded.StoreInUseException;
 import java.io.PrintWriter;
@@ -26,7 +26,7 @@ final class LiveAccess {
 
   private static final String LOCAL = "local";
 
-  private final Supplier<Control> open;
+  private final Supplier<Operations> open;
   private final String verb;
   private final PrintWriter err;
   private final StopSignal stop;
@@ -37,7 +37,7 @@ final class LiveAccess {
     this(() -> TaskAccess.open(global, verb, false), verb, err, stop);
   }
 
-  LiveAccess(Supplier<Control> open, String verb, PrintWriter err, StopSignal stop) {
+  LiveAccess(Supplier<Operations> open, String verb, PrintWriter err, StopSignal stop) {
     this.open = open;
     this.verb = verb;
     this.err = err;
@@ -48,9 +48,9 @@ final class LiveAccess {
    * The result of one poll, asked again until it is answered; empty when the view was stopped
    * while waiting. {@code poll} may run more than once, so it must be safe to repeat.
    */
-  <T> Optional<T> poll(Function<Control, T> poll) {
+  <T> Optional<T> poll(Function<Operations, T> poll) {
     while (true) {
-      try (Control control = open.get()) {
+      try (Operations control = open.get()) {
         T result = poll.apply(control);
         arrived(control.via());
         return Optional.of(result);

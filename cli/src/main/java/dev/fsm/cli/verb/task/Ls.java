@@ -7,7 +7,7 @@ import dev.fsm.cli.Style;
 import dev.fsm.cli.Table;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
@@ -58,7 +58,7 @@ public final class Ls implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<Task> tasks;
-    try (Control control = TaskAccess.open(global, "fsm ls", false)) {
+    try (Operations control = TaskAccess.open(global, "fsm ls", false)) {
       if (machine != null) {
         KnownMachine.require(control, machine);
       }

@@ -2,7 +2,7 @@ package dev.fsm.cli.verb.task;
 
 import dev.fsm.FsmException;
 import dev.fsm.cli.Style;
-import dev.fsm.control.MachineSource;
+import dev.fsm.operations.MachineSource;
 import dev.fsm.diagnostic.Diagnostic;
 import dev.fsm.diagnostic.DidYouMean;
 import dev.fsm.model.Machine;

@@ -6,7 +6,7 @@ import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Table;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.embedded.StoreCheck;
@@ -53,7 +53,7 @@ public final class Machines implements Callable<Integer> {
     Path store = TaskAccess.folder(global, true);
     boolean hasStore = Files.isDirectory(store) && StoreCheck.holdsStore(store);
     if (hasStore) {
-      try (Control control = TaskAccess.open(global, "fsm machines", false)) {
+      try (Operations control = TaskAccess.open(global, "fsm machines", false)) {
         Map<String, Map<TaskStatus, Long>> counts = new TreeMap<>();
         for (TaskCount c : control.counts()) {
           counts.computeIfAbsent(c.machine(), m -> new EnumMap<>(TaskStatus.class))

@@ -5,9 +5,9 @@ import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
-import dev.fsm.control.BulkSendReport;
-import dev.fsm.control.Control;
-import dev.fsm.control.TaskSelector;
+import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.Operations;
+import dev.fsm.operations.TaskSelector;
 import dev.fsm.task.Command;
 import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
@@ -89,7 +89,7 @@ public final class Send implements Callable<Integer> {
     }
     GlobalOptions global = fsm.global();
     PrintWriter out = cmd.getOut();
-    try (Control control = TaskAccess.open(global, "fsm send", false)) {
+    try (Operations control = TaskAccess.open(global, "fsm send", false)) {
       if (bulk) {
         return sendAll(control, command, global, out, cmd.getErr());
       }
@@ -103,7 +103,7 @@ public final class Send implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private int sendAll(Control control, Command command, GlobalOptions global, PrintWriter out,
+  private int sendAll(Operations control, Command command, GlobalOptions global, PrintWriter out,
       PrintWriter err) {
     KnownMachine.require(control, machine);
     BulkSendReport r = control.sendAll(new TaskSelector(machine, Optional.ofNullable(state),

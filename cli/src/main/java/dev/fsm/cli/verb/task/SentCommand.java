@@ -1,6 +1,6 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import java.time.Instant;
@@ -13,7 +13,7 @@ record SentCommand(Command command, Task before, Task after) {
    *
    * @throws dev.fsm.FsmException when no task or several match, or the command is refused
    */
-  static SentCommand send(Control control, String typedId, Command command, Instant until,
+  static SentCommand send(Operations control, String typedId, Command command, Instant until,
       String reason) {
     Task before = TaskIdPrefix.resolve(control, typedId);
     return new SentCommand(command, before, control.send(before.id(), command, until, reason));

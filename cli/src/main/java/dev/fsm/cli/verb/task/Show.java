@@ -8,7 +8,7 @@ import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.Transition;
@@ -46,7 +46,7 @@ public final class Show implements Callable<Integer> {
     Task task;
     List<Transition> history;
     String version;
-    try (Control control = TaskAccess.open(global, "fsm show", false)) {
+    try (Operations control = TaskAccess.open(global, "fsm show", false)) {
       task = TaskIdPrefix.resolve(control, id);
       history = control.history(task.id());
       version = TaskText.version(control, task);

@@ -5,7 +5,7 @@ import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -47,7 +47,7 @@ public final class Signal implements Callable<Integer> {
     GlobalOptions global = fsm.global();
     PrintWriter out = spec.commandLine().getOut();
     String patch = ContextArgument.read(context);
-    try (Control control = TaskAccess.open(global, "fsm signal", false)) {
+    try (Operations control = TaskAccess.open(global, "fsm signal", false)) {
       Task before = TaskIdPrefix.resolve(control, id);
       Task after = control.signal(before.id(), event, patch);
       if (global.json()) {

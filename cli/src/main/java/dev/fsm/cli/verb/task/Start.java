@@ -6,9 +6,9 @@ import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
-import dev.fsm.control.Control;
-import dev.fsm.control.MachineSource;
-import dev.fsm.control.NewTask;
+import dev.fsm.operations.Operations;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -76,7 +76,7 @@ public final class Start implements Callable<Integer> {
       return startFromFile(source, global, out, err);
     }
     NewTask task = new NewTask(id, ContextArgument.read(context), at);
-    try (Control control = TaskAccess.open(global, "fsm start", true)) {
+    try (Operations control = TaskAccess.open(global, "fsm start", true)) {
       Task started = control.start(source, List.of(task)).get(0);
       if (global.json()) {
         Json.print(out, TaskJson.task(started));
@@ -95,7 +95,7 @@ public final class Start implements Callable<Integer> {
     long total = file.check(err);
     List<Object> json = new ArrayList<>();
     long[] started = {0};
-    try (Control control = TaskAccess.open(global, "fsm start", true)) {
+    try (Operations control = TaskAccess.open(global, "fsm start", true)) {
       file.start(control, source, total, err, tasks -> {
         for (Task t : tasks) {
           if (global.json()) {

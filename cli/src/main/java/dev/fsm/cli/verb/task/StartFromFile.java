@@ -2,9 +2,9 @@ package dev.fsm.cli.verb.task;
 
 import dev.fsm.FsmException;
 import dev.fsm.cli.ProgressLine;
-import dev.fsm.control.Control;
-import dev.fsm.control.MachineSource;
-import dev.fsm.control.NewTask;
+import dev.fsm.operations.Operations;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
 import dev.fsm.engine.Contexts;
 import dev.fsm.store.embedded.journal.JournalOptions;
 import dev.fsm.task.Task;
@@ -104,7 +104,7 @@ final class StartFromFile {
    *
    * @throws FsmException when a chunk fails, saying which lines were started and which not
    */
-  void start(Control control, MachineSource machine, long total, PrintWriter err,
+  void start(Operations control, MachineSource machine, long total, PrintWriter err,
       Consumer<List<Task>> started) {
     ProgressLine progress = ProgressLine.onStderr(err);
     List<NewTask> chunk = new ArrayList<>(CHUNK);

@@ -6,8 +6,8 @@ import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Table;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
-import dev.fsm.control.Control;
-import dev.fsm.control.StateStats;
+import dev.fsm.operations.Operations;
+import dev.fsm.engine.StateStats;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +40,7 @@ public final class Stats implements Callable<Integer> {
     GlobalOptions global = fsm.global();
     PrintWriter out = spec.commandLine().getOut();
     List<StateStats> stats;
-    try (Control control = TaskAccess.open(global, "fsm stats", false)) {
+    try (Operations control = TaskAccess.open(global, "fsm stats", false)) {
       if (machine != null) {
         KnownMachine.require(control, machine);
       }

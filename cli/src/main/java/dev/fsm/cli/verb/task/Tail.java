@@ -7,7 +7,7 @@ import dev.fsm.cli.Style;
 import dev.fsm.cli.verb.Json;
 import dev.fsm.cli.verb.live.LiveView;
 import dev.fsm.cli.verb.live.StopSignal;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.model.Durations;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
@@ -100,7 +100,7 @@ public final class Tail implements Callable<Integer>, LiveView {
     return ExitCodes.OK;
   }
 
-  private void poll(Control control, Map<String, Seen> seen, boolean first, Instant since,
+  private void poll(Operations control, Map<String, Seen> seen, boolean first, Instant since,
       GlobalOptions global, Style style, PrintWriter out) {
     Optional<String> after = Optional.empty();
     while (true) {

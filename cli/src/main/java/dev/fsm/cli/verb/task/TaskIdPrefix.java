@@ -1,7 +1,7 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.FsmException;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.task.Task;
 import java.util.List;
@@ -18,7 +18,7 @@ public final class TaskIdPrefix {
    *
    * @throws FsmException when no task matches, or several do
    */
-  public static Task resolve(Control control, String typed) {
+  public static Task resolve(Operations control, String typed) {
     return control.get(typed).orElseGet(() -> {
       List<String> ids = typed.isEmpty() ? List.of()
           : control.idsStartingWith(typed, SHOWN + 1);

@@ -1,7 +1,7 @@
 package dev.fsm.cli.verb.task;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fsm.control.NewTask;
+import dev.fsm.operations.NewTask;
 import dev.fsm.FsmException;
 import dev.fsm.engine.Contexts;
 import dev.fsm.engine.TaskIds;

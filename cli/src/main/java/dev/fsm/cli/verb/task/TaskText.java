@@ -1,7 +1,7 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.cli.Style;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.model.Durations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Task;
@@ -68,7 +68,7 @@ final class TaskText {
   }
 
   /** A task's machine and version as {@code order v2 (3f2a9c1b0e4d)}. */
-  static String version(Control control, Task t) {
+  static String version(Operations control, Task t) {
     for (MachineVersion v : control.versions(t.machine())) {
       if (v.version().equals(t.version())) {
         return t.machine() + " v" + v.number() + " (" + v.version() + ")";

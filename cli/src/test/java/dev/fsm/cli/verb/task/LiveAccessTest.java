@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.FsmException;
 import dev.fsm.cli.verb.live.StopSignal;
-import dev.fsm.control.Control;
+import dev.fsm.operations.Operations;
 import dev.fsm.control.OwnerLostException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -20,14 +20,14 @@ import org.junit.jupiter.api.Test;
 class LiveAccessTest {
 
   private final StringWriter err = new StringWriter();
-  private final Deque<Control> controls = new ArrayDeque<>();
+  private final Deque<Operations> controls = new ArrayDeque<>();
   private final LiveAccess access = new LiveAccess(controls::removeFirst, "fsm watch",
       new PrintWriter(err, true), new StopSignal());
 
   /** A control served by {@code via} whose {@code counts()} answers, or throws {@code fails}. */
-  private static Control control(String via, RuntimeException fails) {
-    return (Control) Proxy.newProxyInstance(Control.class.getClassLoader(),
-        new Class<?>[] {Control.class}, (proxy, method, args) -> switch (method.getName()) {
+  private static Operations control(String via, RuntimeException fails) {
+    return (Operations) Proxy.newProxyInstance(Operations.class.getClassLoader(),
+        new Class<?>[] {Operations.class}, (proxy, method, args) -> switch (method.getName()) {
           case "via" -> via;
           case "close" -> null;
           case "counts" -> {
@@ -41,7 +41,7 @@ class LiveAccessTest {
   }
 
   private Optional<Object> poll() {
-    return access.poll(Control::counts);
+    return access.poll(Operations::counts);
   }
 
   @Test
@@ -74,6 +74,6 @@ class LiveAccessTest {
     stop.fire();
     LiveAccess stopped = new LiveAccess(() -> control("runner pid 7",
         new OwnerLostException("gone", null)), "fsm tail", new PrintWriter(err, true), stop);
-    assertThat(stopped.poll(Control::counts)).isEmpty();
+    assertThat(stopped.poll(Operations::counts)).isEmpty();
   }
 }

@@ -2,9 +2,9 @@ package dev.fsm.cli.verb.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fsm.control.Control;
-import dev.fsm.control.MachineSource;
-import dev.fsm.control.NewTask;
+import dev.fsm.operations.Operations;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Proxy;
@@ -26,8 +26,8 @@ class StartFromFileTest {
     Path file = dir.resolve("tasks.jsonl");
     Files.writeString(file, text);
     List<Integer> sizes = new ArrayList<>();
-    Control control = (Control) Proxy.newProxyInstance(Control.class.getClassLoader(),
-        new Class<?>[] {Control.class}, (proxy, method, args) -> {
+    Operations control = (Operations) Proxy.newProxyInstance(Operations.class.getClassLoader(),
+        new Class<?>[] {Operations.class}, (proxy, method, args) -> {
           if (method.getName().equals("start")) {
             @SuppressWarnings("unchecked")
             List<NewTask> tasks = (List<NewTask>) args[1];

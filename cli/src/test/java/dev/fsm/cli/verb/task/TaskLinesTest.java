@@ -3,7 +3,7 @@ package dev.fsm.cli.verb.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fsm.control.NewTask;
+import dev.fsm.operations.NewTask;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

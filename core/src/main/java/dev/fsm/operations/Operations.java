@@ -1,5 +1,6 @@
-package dev.fsm.control;
+package dev.fsm.operations;
 
+import dev.fsm.engine.StateStats;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
@@ -12,10 +13,10 @@ import java.util.Optional;
 
 /**
  * Everything an operator does to tasks: start, send, signal, and the queries. Verbs call this and
- * never know whether the store is opened in their own process ({@code LocalControl}) or owned by a
+ * never know whether the store is opened in their own process ({@code StoreOperations}) or owned by a
  * runner they talk to over the control socket ({@code SocketControl}).
  */
-public interface Control extends AutoCloseable {
+public interface Operations extends AutoCloseable {
 
   /**
    * Registers the machine's definition (a new version when its text changed) and creates the

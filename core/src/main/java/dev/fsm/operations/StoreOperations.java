@@ -1,8 +1,10 @@
-package dev.fsm.control;
+package dev.fsm.operations;
 
 import dev.fsm.FsmException;
 import dev.fsm.engine.Contexts;
 import dev.fsm.engine.MachineLibrary;
+import dev.fsm.engine.OperatorListener;
+import dev.fsm.engine.StateStats;
 import dev.fsm.engine.StateStatistics;
 import dev.fsm.engine.Step;
 import dev.fsm.engine.TaskIds;
@@ -24,25 +26,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /** {@link Control} over a store this process opened: the rules applied, the changes durable. */
-public final class LocalControl implements Control {
-
-  /** Hears what operators did, so a runner in the same process can act at once. */
-  public interface Listener {
-    /** A command changed a task (durably); a running action may have to stop or hear it. */
-    void commandApplied(Task after, Command command);
-
-    /** Tasks became runnable (started, signalled); a waiting runner should claim now. */
-    void workArrived();
-
-    /** A listener that does nothing. */
-    Listener NONE = new Listener() {
-      @Override
-      public void commandApplied(Task after, Command command) {}
-
-      @Override
-      public void workArrived() {}
-    };
-  }
+public final class StoreOperations implements Operations {
 
   private static final int PAGE = 512;
 
@@ -50,7 +34,7 @@ public final class LocalControl implements Control {
   private final MachineLibrary machines;
   private final Clock clock;
   private final String operator;
-  private final Listener listener;
+  private final OperatorListener listener;
   private final boolean closeStore;
 
   /**
@@ -59,8 +43,8 @@ public final class LocalControl implements Control {
    * @param operator who commands come from, for the history (e.g. {@code user:alice})
    * @param closeStore whether {@link #close} closes the store (false when a runner owns it)
    */
-  public LocalControl(Store store, MachineLibrary machines, Clock clock, String operator,
-      Listener listener, boolean closeStore) {
+  public StoreOperations(Store store, MachineLibrary machines, Clock clock, String operator,
+      OperatorListener listener, boolean closeStore) {
     this.store = store;
     this.machines = machines;
     this.clock = clock;

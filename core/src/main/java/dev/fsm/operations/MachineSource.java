@@ -1,4 +1,4 @@
-package dev.fsm.control;
+package dev.fsm.operations;
 
 import java.nio.file.Path;
 

@@ -1,4 +1,4 @@
-package dev.fsm.control;
+package dev.fsm.engine;
 
 import dev.fsm.task.TaskStatus;
 import java.time.Duration;

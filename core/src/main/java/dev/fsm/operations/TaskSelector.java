@@ -1,4 +1,4 @@
-package dev.fsm.control;
+package dev.fsm.operations;
 
 import dev.fsm.task.TaskStatus;
 import java.util.Optional;

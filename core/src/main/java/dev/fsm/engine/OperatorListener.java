@@ -1,0 +1,22 @@
+package dev.fsm.engine;
+
+import dev.fsm.task.Command;
+import dev.fsm.task.Task;
+
+/** Hears what operators did, so a runner in the same process can act at once. */
+public interface OperatorListener {
+  /** A command changed a task (durably); a running action may have to stop or hear it. */
+  void commandApplied(Task after, Command command);
+
+  /** Tasks became runnable (started, signalled); a waiting runner should claim now. */
+  void workArrived();
+
+  /** A listener that does nothing. */
+  OperatorListener NONE = new OperatorListener() {
+    @Override
+    public void commandApplied(Task after, Command command) {}
+
+    @Override
+    public void workArrived() {}
+  };
+}
