@@ -1,4 +1,4 @@
-package dev.fsm.control;
+package dev.fsm.control.wire;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
