@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.fsm.FsmException;
-import dev.fsm.control.Wire.ProtocolException;
+import dev.fsm.control.wire.Envelope;
+import dev.fsm.control.wire.Request;
+import dev.fsm.control.wire.Wire;
+import dev.fsm.control.wire.Wire.ProtocolException;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -77,28 +80,24 @@ final class ClientConnection {
   }
 
   /**
-   * Starts a request; the caller writes its arguments as fields into the returned generator,
-   * then passes it to {@link #finish}.
+   * Sends the request and reads its result, or throws the error the server sent. An
+   * {@link IOException} leaves the connection unusable: pass it to {@link #lost}.
    */
-  JsonGenerator begin(String op) throws IOException {
+  <R> R call(Request<R> request) throws IOException {
     if (broken != null) {
       throw new FsmException(broken.getMessage());
     }
     watchdog.arm(silenceNanos);
-    out.writeStartObject();
-    out.writeNumberField("v", Wire.VERSION);
-    out.writeStringField("op", op);
-    return out;
+    Envelope.write(out, request);
+    out.writeRaw('\n');
+    out.flush();
+    R result = request.result().read(response());
+    done();
+    return result;
   }
 
-  /**
-   * Sends the request and waits for its response: returns the parser on the result's first
-   * token, or throws the error the server sent.
-   */
-  JsonParser finish(JsonGenerator request) throws IOException {
-    request.writeEndObject();
-    request.writeRaw('\n');
-    request.flush();
+  /** Waits for the response: returns the parser on the result's first token, or throws. */
+  private JsonParser response() throws IOException {
     if (in == null) {
       // Created only now because Jackson reads the first bytes at once to detect the encoding.
       in = Wire.JSON.createParser(ChannelStreams.input(channel, watchdog));
@@ -122,8 +121,8 @@ final class ClientConnection {
     throw error;
   }
 
-  /** Ends a response whose result the caller has read. */
-  void done() throws IOException {
+  /** Ends a response whose result has been read. */
+  private void done() throws IOException {
     in.nextToken();
     Wire.expect(in, JsonToken.END_OBJECT);
     watchdog.disarm();

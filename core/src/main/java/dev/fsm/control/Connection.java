@@ -4,13 +4,19 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.fsm.FsmException;
+import dev.fsm.control.wire.Codec;
+import dev.fsm.control.wire.Envelope;
+import dev.fsm.control.wire.Request;
+import dev.fsm.control.wire.Wire;
+import dev.fsm.operations.Operations;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.channels.SocketChannel;
 
 /**
- * One client's connection on the server: reads requests one after another, runs each, and writes
- * each response once the delegate has returned. While a request runs, {@link #heartbeat} writes a
+ * One client's connection on the server: reads requests one after another, runs each against the
+ * delegate, and writes each response once the delegate has returned, so nothing reaches the client
+ * before the delegate's change is durable. While a request runs, {@link #heartbeat} writes a
  * newline now and then so the client knows the owner is alive.
  */
 final class Connection implements Runnable {
@@ -19,7 +25,7 @@ final class Connection implements Runnable {
   static final long HEARTBEAT_NANOS = 2_000_000_000L;
 
   private final SocketChannel channel;
-  private final Dispatcher dispatcher;
+  private final Operations delegate;
   private final String owner;
   private final JsonGenerator out;
   private final Object writeLock = new Object();
@@ -28,9 +34,9 @@ final class Connection implements Runnable {
   private boolean busy;
   private boolean closing;
 
-  Connection(SocketChannel channel, Dispatcher dispatcher, String owner) throws IOException {
+  Connection(SocketChannel channel, Operations delegate, String owner) throws IOException {
     this.channel = channel;
-    this.dispatcher = dispatcher;
+    this.delegate = delegate;
     this.owner = owner;
     this.out = Wire.JSON.createGenerator(ChannelStreams.output(channel, null));
     this.thread = new Thread(this, "fsm-control-connection");
@@ -55,25 +61,25 @@ final class Connection implements Runnable {
   public void run() {
     try (JsonParser in = Wire.JSON.createParser(ChannelStreams.input(channel, null))) {
       while (true) {
-        Request request;
+        Envelope envelope;
         try {
           // Garbage (not JSON at all) fails here, before any request begins.
           if (in.nextToken() == null) {
             break;
           }
-          request = Request.read(in);
+          envelope = Envelope.read(in);
         } catch (IOException | RuntimeException e) {
           // The stream's framing is unknown from here on: answer, then hang up.
           String why = e instanceof JsonProcessingException json
               ? json.getOriginalMessage() : e.getMessage();
-          respond(null, new FsmException(owner + " could not read the request (" + why
+          fail(new FsmException(owner + " could not read the request (" + why
               + "); use the same fsm version for both"), RemoteErrors.BAD_REQUEST);
           return;
         }
         if (!begin()) {
           return;
         }
-        run(request);
+        run(envelope);
         if (!end()) {
           return;
         }
@@ -88,45 +94,68 @@ final class Connection implements Runnable {
     }
   }
 
-  private void run(Request request) throws IOException {
-    if (request.version != Wire.VERSION) {
-      respond(null, new FsmException(owner + " speaks control protocol v" + Wire.VERSION
-          + " but was sent v" + request.version + "; use the same fsm version for both"), null);
+  private void run(Envelope envelope) throws IOException {
+    if (envelope.version() != Wire.VERSION) {
+      fail(new FsmException(owner + " speaks control protocol v" + Wire.VERSION
+          + " but was sent v" + envelope.version() + "; use the same fsm version for both"), null);
       return;
     }
-    Dispatcher.Reply reply;
-    try {
-      reply = dispatcher.dispatch(request);
-    } catch (FsmException e) {
-      respond(null, e, null);
-      return;
-    } catch (RuntimeException | Error e) {
-      LOG.log(Level.ERROR, owner + " failed a control request (" + request.op + ")", e);
-      respond(null, new FsmException(RemoteErrors.failure(owner, e)), RemoteErrors.FAILED);
+    Request<?> request = envelope.request();
+    if (request == null) {
+      String op = envelope.op() == null ? "" : envelope.op();
+      fail(new FsmException(owner + " does not know the control operation `" + op
+          + "`; use the same fsm version for both"), null);
       return;
     }
-    respond(reply, null, null);
+    run(request);
   }
 
-  /** Writes one response line: the reply's result, or the error as {@code kind}. */
-  private void respond(Dispatcher.Reply reply, FsmException error, String kind)
-      throws IOException {
-    synchronized (writeLock) {
-      out.writeStartObject();
-      out.writeNumberField("v", Wire.VERSION);
-      out.writeBooleanField("ok", error == null);
-      if (error == null) {
-        out.writeFieldName("result");
-        reply.write(out);
-      } else {
-        out.writeFieldName("error");
-        RemoteErrors.write(out, error, kind);
-      }
-      out.writeEndObject();
-      out.writeRaw('\n');
-      out.flush();
-      lastWrite = System.nanoTime();
+  private <R> void run(Request<R> request) throws IOException {
+    R result;
+    try {
+      result = request.apply(delegate, owner);
+    } catch (FsmException e) {
+      fail(e, null);
+      return;
+    } catch (RuntimeException | Error e) {
+      LOG.log(Level.ERROR, owner + " failed a control request (" + request.op() + ")", e);
+      fail(new FsmException(RemoteErrors.failure(owner, e)), RemoteErrors.FAILED);
+      return;
     }
+    answer(request.result(), result);
+  }
+
+  /** Writes one response line carrying the result. */
+  private <R> void answer(Codec<R> codec, R result) throws IOException {
+    synchronized (writeLock) {
+      startResponse(true);
+      out.writeFieldName("result");
+      codec.write(out, result);
+      endResponse();
+    }
+  }
+
+  /** Writes one response line carrying the error, as {@code kind} or as its type says. */
+  private void fail(FsmException error, String kind) throws IOException {
+    synchronized (writeLock) {
+      startResponse(false);
+      out.writeFieldName("error");
+      RemoteErrors.write(out, error, kind);
+      endResponse();
+    }
+  }
+
+  private void startResponse(boolean ok) throws IOException {
+    out.writeStartObject();
+    out.writeNumberField("v", Wire.VERSION);
+    out.writeBooleanField("ok", ok);
+  }
+
+  private void endResponse() throws IOException {
+    out.writeEndObject();
+    out.writeRaw('\n');
+    out.flush();
+    lastWrite = System.nanoTime();
   }
 
   /** Writes a newline when a request has been running a while without a word to the client. */

@@ -21,7 +21,7 @@ import jdk.net.UnixDomainPrincipal;
 
 /**
  * The control socket of the process that owns a store ({@code fsm run}, {@code fsm shell}):
- * serves every {@link Control} operation to other {@code fsm} processes, each request answered
+ * serves every {@link Operations} operation to other {@code fsm} processes, each request answered
  * only after {@code delegate} returned. The caller must hold the store's lock; that is what makes
  * deleting a stale socket file left by a killed owner safe. See {@link SocketLocation} for where
  * the socket lives. Only this user may connect: the socket file is mode 0600, and each peer's
@@ -37,7 +37,7 @@ public final class ControlServer implements AutoCloseable {
   private final Path socket;
   private final ServerSocketChannel server;
   private final UserPrincipal user;
-  private final Dispatcher dispatcher;
+  private final Operations delegate;
   private final String owner;
   private final List<Connection> connections = new ArrayList<>();
   private final Thread acceptor;
@@ -51,7 +51,7 @@ public final class ControlServer implements AutoCloseable {
     this.server = server;
     this.user = user;
     this.owner = owner;
-    this.dispatcher = new Dispatcher(delegate, owner);
+    this.delegate = delegate;
     this.acceptor = new Thread(this::accept, "fsm-control-accept");
     this.ticker = new Thread(this::tick, "fsm-control-heartbeat");
     acceptor.setDaemon(true);
@@ -121,7 +121,7 @@ public final class ControlServer implements AutoCloseable {
         if (!serveable(channel)) {
           continue;
         }
-        Connection connection = new Connection(channel, dispatcher, owner);
+        Connection connection = new Connection(channel, delegate, owner);
         synchronized (this) {
           if (closed) {
             channel.close();

@@ -1,12 +1,13 @@
 package dev.fsm.control;
 
-import static dev.fsm.control.WireReader.nextField;
-import static dev.fsm.control.WireReader.string;
+import static dev.fsm.control.wire.Wire.nextField;
+import static dev.fsm.control.wire.Wire.string;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.fsm.FsmException;
+import dev.fsm.control.wire.Wire;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
