@@ -21,7 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link Control} for socket tests: answers every call with {@link Samples}, records the
+ * An {@link Operations} for socket tests: answers every call with {@link Samples}, records the
  * arguments it was given, and can be told to throw or to hold calls until released.
  */
 final class FakeControl implements Operations {
