@@ -7,7 +7,6 @@ import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
@@ -52,7 +51,7 @@ public final class Show implements Callable<Integer> {
       version = TaskText.version(control, task);
     }
     if (global.json()) {
-      Json.print(out, TaskJson.taskWithHistory(task, history));
+      JsonDocument.print(out, g -> TaskJson.taskWithHistory(g, task, history));
       return ExitCodes.OK;
     }
     Style style = Style.forTerminal(global.colorAllowed());
