@@ -37,6 +37,11 @@ class TaskJsonTest {
       T, T, T.plusSeconds(1), T.plusSeconds(60), new Lease("runner-1/w2", T.plusSeconds(30)));
   private static final Task BARE = new Task("a2", "order", "v", "pay", TaskStatus.PAUSED, "{}",
       0, List.of(), T, T, null, null, null);
+  private static final String ODD = "{\"f\": 1.0, \"g\": 1e300, \"h\": -0.0, \"i\": 0.1,"
+      + " \"j\": 12345678901234567890123, \"k\": -9223372036854775808, \"l\": 2147483648,"
+      + " \"m\": 1E-7, \"s\": \"tab\\t quote\\\" slash\\\\ \\u0001 \\u2028 \\ud83d\\ude00"
+      + " </script> caf\u00e9\", \"nested\": {\"list\": [[], {}, [null, false, true,"
+      + " {\"x\": [1, 2]}]], \"empty\": \"\"}}";
   private static final Transition PAID =
       new Transition(T, "pay", "ok", "ship", 1500, 1, "runner-1/w1", "");
   private static final Transition PAUSED = new Transition(T.plusSeconds(5), "ship", "pause",
@@ -59,17 +64,18 @@ class TaskJsonTest {
     assertThat(print(g -> TaskJson.tasks(g, List.of()))).isEqualTo(golden("tasks-none.json"));
   }
 
+  /**
+   * The stored context is not always printed as stored ({@code 1e300} is kept as {@code 1E+300}):
+   * documents re-print it as Jackson's tree model does ({@code 1.0E300}), indented or not.
+   */
   @Test
   void aContextPrintsItsNumbersAndStringsAsJacksonsTreeModelDoes() {
-    String context = "{\"f\": 1.0, \"g\": 1e300, \"h\": -0.0, \"i\": 0.1,"
-        + " \"j\": 12345678901234567890123, \"k\": -9223372036854775808, \"l\": 2147483648,"
-        + " \"m\": 1E-7, \"s\": \"tab\\t quote\\\" slash\\\\ \\u0001 \\u2028 \\ud83d\\ude00"
-        + " </script> caf\u00e9\", \"nested\": {\"list\": [[], {}, [null, false, true,"
-        + " {\"x\": [1, 2]}]], \"empty\": \"\"}}";
-    Task task = new Task("t-2", "m", "v1", "b", TaskStatus.RUNNABLE,
-        Contexts.parse(context, "test"), 3, List.of(), T, T, null,
-        Instant.parse("+12345-01-01T00:00:00Z"), new Lease("runner:1", T.plusNanos(1)));
+    Task task = new Task("t-2", "m", "v1", "b", TaskStatus.RUNNABLE, Contexts.parse(ODD, "test"),
+        3, List.of(), T, T, null, Instant.parse("+12345-01-01T00:00:00Z"),
+        new Lease("runner:1", T.plusNanos(1)));
     assertThat(print(g -> TaskJson.task(g, task))).isEqualTo(golden("task-context.json"));
+    assertThat(line(g -> TaskJson.watchFrame(g, T, Map.of(TaskStatus.RUNNABLE, 1L),
+        List.of(task)))).isEqualTo(golden("watch-context.jsonl"));
   }
 
   @Test
