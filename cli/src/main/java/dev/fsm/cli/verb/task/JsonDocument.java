@@ -26,13 +26,18 @@ final class JsonDocument {
 
   /** Prints the value indented, and a line break. */
   static void print(PrintWriter out, Value value) {
-    out.println(text(value, true));
+    out.println(indented(value));
   }
 
   /** Prints the value as one line and flushes, for streams of JSON lines. */
   static void line(PrintWriter out, Value value) {
     out.println(text(value, false));
     out.flush();
+  }
+
+  /** The value as indented text, without a final line break. */
+  static String indented(Value value) {
+    return text(value, true);
   }
 
   /**

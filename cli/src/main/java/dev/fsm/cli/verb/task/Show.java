@@ -1,7 +1,5 @@
 package dev.fsm.cli.verb.task;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
@@ -11,7 +9,6 @@ import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.Transition;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;
@@ -39,7 +36,7 @@ public final class Show implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() {
     GlobalOptions global = fsm.global();
     PrintWriter out = spec.commandLine().getOut();
     Task task;
@@ -69,8 +66,7 @@ public final class Show implements Callable<Integer> {
         + TaskText.time(task.lease().until())
         + (task.lease().heldAt(Instant.now()) ? "" : " (expired)"));
     out.println(style.bold("context"));
-    String pretty = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-        .writeValueAsString(new ObjectMapper().readTree(task.context()));
+    String pretty = JsonDocument.indented(g -> JsonDocument.copy(g, task.context()));
     pretty.lines().forEach(line -> out.println("  " + line));
     out.println(style.bold("errors") + (task.errors().isEmpty() ? "  none" : ""));
     for (TaskError e : task.errors()) {

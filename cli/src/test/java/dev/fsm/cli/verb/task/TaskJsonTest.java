@@ -79,6 +79,14 @@ class TaskJsonTest {
   }
 
   @Test
+  void showsTextPrintsTheContextIndentedAsTheJsonDocumentsDo() {
+    String context = Contexts.parse(ODD, "test");
+    assertThat(JsonDocument.indented(g -> JsonDocument.copy(g, context)) + "\n")
+        .isEqualTo(golden("context.txt"));
+    assertThat(JsonDocument.indented(g -> JsonDocument.copy(g, "{}"))).isEqualTo("{ }");
+  }
+
+  @Test
   void showAddsTheHistoryOldestFirst() {
     assertThat(print(g -> TaskJson.taskWithHistory(g, FULL, List.of(PAID, PAUSED))))
         .isEqualTo(golden("show.json"));
