@@ -2,6 +2,7 @@ package dev.fsm.cli.verb.task;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -48,6 +49,8 @@ final class JsonDocument {
     try (JsonParser p = JSON.createParser(json)) {
       p.nextToken();
       g.copyCurrentStructure(p);
+    } catch (JsonParseException e) {
+      throw new IllegalStateException("a stored context is not JSON", e);
     }
   }
 

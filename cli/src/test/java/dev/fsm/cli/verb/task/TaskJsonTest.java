@@ -1,6 +1,7 @@
 package dev.fsm.cli.verb.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.engine.Contexts;
 import dev.fsm.engine.StateStats;
@@ -84,6 +85,17 @@ class TaskJsonTest {
     assertThat(JsonDocument.indented(g -> JsonDocument.copy(g, context)) + "\n")
         .isEqualTo(golden("context.txt"));
     assertThat(JsonDocument.indented(g -> JsonDocument.copy(g, "{}"))).isEqualTo("{ }");
+  }
+
+  @Test
+  void aStoredContextThatIsNotJsonIsAnInternalErrorAndPrintsNothing() {
+    Task broken = new Task("a3", "order", "v", "pay", TaskStatus.PAUSED, "{\"n\":", 0,
+        List.of(), T, T, null, null, null);
+    StringWriter text = new StringWriter();
+    assertThatThrownBy(() -> JsonDocument.print(new PrintWriter(text, true),
+        g -> TaskJson.task(g, broken)))
+        .isInstanceOf(IllegalStateException.class).hasMessage("a stored context is not JSON");
+    assertThat(text.toString()).isEmpty();
   }
 
   @Test
