@@ -59,7 +59,7 @@ public final class FastSend {
     try (SocketControl control = runner.get()) {
       SentCommand sent = SentCommand.send(control, words.get(0), command.get(), wake, reason);
       if (global.json()) {
-        TaskJsonPrinter.print(out, sent.after());
+        JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
       } else {
         out.println(sent.line());
       }

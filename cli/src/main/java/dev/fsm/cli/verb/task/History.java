@@ -4,7 +4,6 @@ import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -43,7 +42,7 @@ public final class History implements Callable<Integer> {
       history = control.history(task.id());
     }
     if (global.json()) {
-      Json.print(out, TaskJson.history(history));
+      JsonDocument.print(out, g -> TaskJson.history(g, history));
     } else {
       HistoryTable.of(history).print(out, global.columns());
     }

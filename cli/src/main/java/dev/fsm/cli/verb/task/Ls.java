@@ -6,7 +6,6 @@ import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.Table;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
@@ -70,7 +69,7 @@ public final class Ls implements Callable<Integer> {
     boolean more = tasks.size() > limit;
     List<Task> shown = more ? tasks.subList(0, limit) : tasks;
     if (global.json()) {
-      Json.print(out, shown.stream().map(TaskJson::task).toList());
+      JsonDocument.print(out, g -> TaskJson.tasks(g, shown));
     } else if (shown.isEmpty()) {
       err.println("no tasks" + (machine != null || state != null || status != null
           ? " match" : " yet; start one with `fsm start MACHINE`"));

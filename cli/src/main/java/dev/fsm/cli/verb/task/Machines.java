@@ -5,7 +5,6 @@ import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Table;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
@@ -73,8 +72,14 @@ public final class Machines implements Callable<Integer> {
       return ExitCodes.OK;
     }
     if (global.json()) {
-      Json.print(out, listed.values().stream().map(m -> TaskJson.machine(m.name(),
-          m.file() == null ? null : m.file().toString(), m.versions(), m.counts())).toList());
+      JsonDocument.print(out, g -> {
+        g.writeStartArray();
+        for (Listed m : listed.values()) {
+          TaskJson.machine(g, m.name(), m.file() == null ? null : m.file().toString(),
+              m.versions(), m.counts());
+        }
+        g.writeEndArray();
+      });
     } else {
       print(listed.values(), out, global);
     }

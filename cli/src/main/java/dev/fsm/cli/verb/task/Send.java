@@ -4,7 +4,6 @@ import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.TaskSelector;
@@ -95,7 +94,7 @@ public final class Send implements Callable<Integer> {
       }
       SentCommand sent = SentCommand.send(control, words.get(0), command, until, reason);
       if (global.json()) {
-        Json.print(out, TaskJson.task(sent.after()));
+        JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
       } else {
         out.println(sent.line());
       }
@@ -109,7 +108,7 @@ public final class Send implements Callable<Integer> {
     BulkSendReport r = control.sendAll(new TaskSelector(machine, Optional.ofNullable(state),
         Optional.ofNullable(status)), command, until, reason, dryRun);
     if (global.json()) {
-      Json.print(out, TaskJson.bulkSend(command.word(), r));
+      JsonDocument.print(out, g -> TaskJson.bulkSend(g, command.word(), r));
     } else {
       String changed = r.dryRun() ? "would change" : "changed";
       out.println(command.word() + (r.dryRun() ? " (dry run)" : "") + ": "

@@ -1,18 +1,14 @@
 package dev.fsm.cli.verb.task;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.Transition;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;
@@ -40,7 +36,7 @@ public final class Show implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() {
     GlobalOptions global = fsm.global();
     PrintWriter out = spec.commandLine().getOut();
     Task task;
@@ -52,7 +48,7 @@ public final class Show implements Callable<Integer> {
       version = TaskText.version(control, task);
     }
     if (global.json()) {
-      Json.print(out, TaskJson.taskWithHistory(task, history));
+      JsonDocument.print(out, g -> TaskJson.taskWithHistory(g, task, history));
       return ExitCodes.OK;
     }
     Style style = Style.forTerminal(global.colorAllowed());
@@ -70,8 +66,7 @@ public final class Show implements Callable<Integer> {
         + TaskText.time(task.lease().until())
         + (task.lease().heldAt(Instant.now()) ? "" : " (expired)"));
     out.println(style.bold("context"));
-    String pretty = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-        .writeValueAsString(new ObjectMapper().readTree(task.context()));
+    String pretty = JsonDocument.indented(g -> JsonDocument.copy(g, task.context()));
     pretty.lines().forEach(line -> out.println("  " + line));
     out.println(style.bold("errors") + (task.errors().isEmpty() ? "  none" : ""));
     for (TaskError e : task.errors()) {

@@ -4,7 +4,6 @@ import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
@@ -51,7 +50,7 @@ public final class Signal implements Callable<Integer> {
       Task before = TaskIdPrefix.resolve(control, id);
       Task after = control.signal(before.id(), event, patch);
       if (global.json()) {
-        Json.print(out, TaskJson.task(after));
+        JsonDocument.print(out, g -> TaskJson.task(g, after));
       } else {
         out.println(after.id() + ": " + before.state() + " --" + event + "--> " + after.state()
             + ", " + after.status().word());

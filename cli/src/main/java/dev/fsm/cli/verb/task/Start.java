@@ -5,7 +5,6 @@ import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
@@ -79,7 +78,7 @@ public final class Start implements Callable<Integer> {
     try (Operations control = TaskAccess.open(global, "fsm start", true)) {
       Task started = control.start(source, List.of(task)).get(0);
       if (global.json()) {
-        Json.print(out, TaskJson.task(started));
+        JsonDocument.print(out, g -> TaskJson.task(g, started));
       } else {
         out.println(started.id());
       }
@@ -93,13 +92,13 @@ public final class Start implements Callable<Integer> {
       PrintWriter err) {
     StartFromFile file = new StartFromFile(from, Clock.systemDefaultZone());
     long total = file.check(err);
-    List<Object> json = new ArrayList<>();
+    List<Task> json = new ArrayList<>();
     long[] started = {0};
     try (Operations control = TaskAccess.open(global, "fsm start", true)) {
       file.start(control, source, total, err, tasks -> {
         for (Task t : tasks) {
           if (global.json()) {
-            json.add(TaskJson.task(t));
+            json.add(t);
           } else {
             out.println(t.id());
           }
@@ -110,12 +109,12 @@ public final class Start implements Callable<Integer> {
     } catch (RuntimeException e) {
       if (global.json() && started[0] > 0) {
         // Still one document when a chunk failed: the tasks that were started.
-        Json.print(out, json);
+        JsonDocument.print(out, g -> TaskJson.tasks(g, json));
       }
       throw e;
     }
     if (global.json()) {
-      Json.print(out, json);
+      JsonDocument.print(out, g -> TaskJson.tasks(g, json));
     }
     err.println("started " + TaskText.tasks(started[0]) + " of " + source.name() + " from "
         + from);

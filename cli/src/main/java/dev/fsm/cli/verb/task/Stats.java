@@ -5,7 +5,6 @@ import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Table;
 import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.engine.StateStats;
 import java.io.PrintWriter;
@@ -47,7 +46,7 @@ public final class Stats implements Callable<Integer> {
       stats = control.stats(machine);
     }
     if (global.json()) {
-      Json.print(out, stats.stream().map(TaskJson::stats).toList());
+      JsonDocument.print(out, g -> TaskJson.stats(g, stats));
       return ExitCodes.OK;
     }
     if (stats.isEmpty()) {

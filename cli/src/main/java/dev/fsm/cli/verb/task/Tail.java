@@ -4,7 +4,6 @@ import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.cli.verb.live.LiveView;
 import dev.fsm.cli.verb.live.StopSignal;
 import dev.fsm.operations.Operations;
@@ -16,7 +15,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -134,11 +132,7 @@ public final class Tail implements Callable<Integer>, LiveView {
   private static void print(Task t, Transition e, GlobalOptions global, Style style,
       PrintWriter out) {
     if (global.json()) {
-      Map<String, Object> doc = new LinkedHashMap<>();
-      doc.put("task", t.id());
-      doc.put("machine", t.machine());
-      doc.putAll(TaskJson.transition(e));
-      Json.line(out, doc);
+      JsonDocument.line(out, g -> TaskJson.tailEntry(g, t, e));
       return;
     }
     String move = e.from().equals(e.to()) ? e.from() + " (" + style.bold(e.event()) + ")"

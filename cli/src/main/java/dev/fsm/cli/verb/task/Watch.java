@@ -5,7 +5,6 @@ import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.Table;
-import dev.fsm.cli.verb.Json;
 import dev.fsm.cli.verb.live.LiveView;
 import dev.fsm.cli.verb.live.StopSignal;
 import dev.fsm.store.TaskCount;
@@ -17,7 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -99,7 +97,7 @@ public final class Watch implements Callable<Integer>, LiveView {
       List<Task> tasks = new ArrayList<>(polled.get().tasks());
       tasks.sort(Comparator.comparing(Watch::changed).reversed());
       if (global.json()) {
-        Json.line(out, json(now, counts, tasks));
+        JsonDocument.line(out, g -> TaskJson.watchFrame(g, now, byStatus(counts), tasks));
       } else {
         List<String> frame = frame(global, style, counts, tasks);
         if (screen) {
@@ -150,16 +148,6 @@ public final class Watch implements Callable<Integer>, LiveView {
       }
     }
     return by;
-  }
-
-  private Map<String, Object> json(Instant now, List<TaskCount> counts, List<Task> tasks) {
-    Map<String, Object> doc = new LinkedHashMap<>();
-    doc.put("time", now.toString());
-    Map<String, Long> byWord = new LinkedHashMap<>();
-    byStatus(counts).forEach((s, n) -> byWord.put(s.word(), n));
-    doc.put("counts", byWord);
-    doc.put("tasks", tasks.stream().map(TaskJson::task).toList());
-    return doc;
   }
 
   private static int lines(GlobalOptions global) {

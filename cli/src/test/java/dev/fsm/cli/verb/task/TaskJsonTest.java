@@ -1,70 +1,188 @@
 package dev.fsm.cli.verb.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fsm.engine.Contexts;
+import dev.fsm.engine.StateStats;
+import dev.fsm.operations.BulkSendReport;
+import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The task verbs' JSON documents, pinned to fixed expected text in {@code golden/}: the keys,
+ * their order, the layout and how values print are part of the contract (SPEC: stable keys).
+ */
 class TaskJsonTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Instant T = Instant.parse("2030-01-31T09:00:00.123456Z");
+  private static final Task FULL = new Task("a1", "order", "e9c446f974f6", "ship",
+      TaskStatus.SLEEPING, "{\"n\":1,\"tags\":[\"x\"],\"deep\":{\"e\":[],\"o\":{}}}", 2,
+      List.of(new TaskError(T, "carrier down \"quoted\"\nline"),
+          new TaskError(Instant.EPOCH, "again")),
+      T, T, T.plusSeconds(1), T.plusSeconds(60), new Lease("runner-1/w2", T.plusSeconds(30)));
+  private static final Task BARE = new Task("a2", "order", "v", "pay", TaskStatus.PAUSED, "{}",
+      0, List.of(), T, T, null, null, null);
+  private static final String ODD = "{\"f\": 1.0, \"g\": 1e300, \"h\": -0.0, \"i\": 0.1,"
+      + " \"j\": 12345678901234567890123, \"k\": -9223372036854775808, \"l\": 2147483648,"
+      + " \"m\": 1E-7, \"s\": \"tab\\t quote\\\" slash\\\\ \\u0001 \\u2028 \\ud83d\\ude00"
+      + " </script> caf\u00e9\", \"nested\": {\"list\": [[], {}, [null, false, true,"
+      + " {\"x\": [1, 2]}]], \"empty\": \"\"}}";
+  private static final Transition PAID =
+      new Transition(T, "pay", "ok", "ship", 1500, 1, "runner-1/w1", "");
+  private static final Transition PAUSED = new Transition(T.plusSeconds(5), "ship", "pause",
+      "ship", 0, 0, "operator", "carrier \"strike\"");
 
   @Test
-  void aTaskHasTheStableKeysInOrderWithTheContextAsAnObject() {
-    Task task = new Task("a1", "order", "e9c446f974f6", "ship", TaskStatus.SLEEPING,
-        "{\"n\":1,\"tags\":[\"x\"]}", 2, List.of(new TaskError(T, "carrier down")), T, T,
-        T.plusSeconds(1), T.plusSeconds(60), new Lease("runner-1/w2", T.plusSeconds(30)));
-    JsonNode doc = JSON.valueToTree(TaskJson.task(task));
-    assertThat(doc.fieldNames()).toIterable().containsExactly("id", "machine", "version",
-        "state", "status", "context", "attempt", "errors", "created", "state_entered",
-        "last_attempt", "due", "lease");
-    assertThat(doc.get("status").asText()).isEqualTo("sleeping");
-    assertThat(doc.get("context").isObject()).isTrue();
-    assertThat(doc.get("context").get("tags").get(0).asText()).isEqualTo("x");
-    assertThat(doc.get("errors").get(0).get("time").asText())
-        .isEqualTo("2030-01-31T09:00:00.123Z");
-    assertThat(doc.get("errors").get(0).get("message").asText()).isEqualTo("carrier down");
-    assertThat(doc.get("due").asText()).isEqualTo("2030-01-31T09:01:00.123Z");
-    assertThat(doc.get("lease").get("owner").asText()).isEqualTo("runner-1/w2");
-    assertThat(doc.get("lease").get("until").asText()).isEqualTo("2030-01-31T09:00:30.123Z");
+  void aTaskHasItsKeysInOrderWithTheContextAsAnObject() {
+    assertThat(print(g -> TaskJson.task(g, FULL))).isEqualTo(golden("task.json"));
   }
 
   @Test
   void missingTimesAndLeaseAreNull() {
-    Task task = new Task("a1", "order", "v", "pay", TaskStatus.PAUSED, "{}", 0, List.of(), T,
-        T, null, null, null);
-    JsonNode doc = JSON.valueToTree(TaskJson.task(task));
-    assertThat(doc.get("last_attempt").isNull()).isTrue();
-    assertThat(doc.get("due").isNull()).isTrue();
-    assertThat(doc.get("lease").isNull()).isTrue();
-    assertThat(doc.get("errors").isArray()).isTrue();
+    assertThat(print(g -> TaskJson.task(g, BARE))).isEqualTo(golden("task-bare.json"));
   }
 
   @Test
-  void historyEntriesHaveTheirKeysAndShowAddsThem() {
-    Transition e = new Transition(T, "pay", "ok", "ship", 1500, 1, "runner-1/w1", "");
-    JsonNode entry = JSON.valueToTree(TaskJson.transition(e));
-    assertThat(entry.fieldNames()).toIterable().containsExactly("time", "from", "event", "to",
-        "duration_ms", "attempt", "by", "reason");
-    assertThat(entry.get("duration_ms").asLong()).isEqualTo(1500);
-    Task task = new Task("a1", "order", "v", "ship", TaskStatus.RUNNABLE, "{}", 0, List.of(), T,
-        T, null, T, null);
-    JsonNode shown = JSON.valueToTree(TaskJson.taskWithHistory(task, List.of(e)));
-    assertThat(shown.get("history").get(0).get("to").asText()).isEqualTo("ship");
+  void tasksAreAnArrayEvenWhenThereAreNone() {
+    assertThat(print(g -> TaskJson.tasks(g, List.of(BARE, FULL))))
+        .isEqualTo(golden("tasks.json"));
+    assertThat(print(g -> TaskJson.tasks(g, List.of()))).isEqualTo(golden("tasks-none.json"));
+  }
+
+  /**
+   * The stored context is not always printed as stored ({@code 1e300} is kept as {@code 1E+300}):
+   * documents re-print it as Jackson's tree model does ({@code 1.0E300}), indented or not.
+   */
+  @Test
+  void aContextPrintsItsNumbersAndStringsAsJacksonsTreeModelDoes() {
+    Task task = new Task("t-2", "m", "v1", "b", TaskStatus.RUNNABLE, Contexts.parse(ODD, "test"),
+        3, List.of(), T, T, null, Instant.parse("+12345-01-01T00:00:00Z"),
+        new Lease("runner:1", T.plusNanos(1)));
+    assertThat(print(g -> TaskJson.task(g, task))).isEqualTo(golden("task-context.json"));
+    assertThat(line(g -> TaskJson.watchFrame(g, T, Map.of(TaskStatus.RUNNABLE, 1L),
+        List.of(task)))).isEqualTo(golden("watch-context.jsonl"));
   }
 
   @Test
-  void statusCountsNameEveryStatus() {
-    assertThat(TaskJson.statusCounts(java.util.Map.of(TaskStatus.FAULT, 3L)))
-        .containsEntry("fault", 3L).containsEntry("runnable", 0L).hasSize(7);
+  void showsTextPrintsTheContextIndentedAsTheJsonDocumentsDo() {
+    String context = Contexts.parse(ODD, "test");
+    assertThat(JsonDocument.indented(g -> JsonDocument.copy(g, context)) + "\n")
+        .isEqualTo(golden("context.txt"));
+    assertThat(JsonDocument.indented(g -> JsonDocument.copy(g, "{}"))).isEqualTo("{ }");
+  }
+
+  @Test
+  void aStoredContextThatIsNotJsonIsAnInternalErrorAndPrintsNothing() {
+    Task broken = new Task("a3", "order", "v", "pay", TaskStatus.PAUSED, "{\"n\":", 0,
+        List.of(), T, T, null, null, null);
+    StringWriter text = new StringWriter();
+    assertThatThrownBy(() -> JsonDocument.print(new PrintWriter(text, true),
+        g -> TaskJson.task(g, broken)))
+        .isInstanceOf(IllegalStateException.class).hasMessage("a stored context is not JSON");
+    assertThat(text.toString()).isEmpty();
+  }
+
+  @Test
+  void showAddsTheHistoryOldestFirst() {
+    assertThat(print(g -> TaskJson.taskWithHistory(g, FULL, List.of(PAID, PAUSED))))
+        .isEqualTo(golden("show.json"));
+    assertThat(print(g -> TaskJson.taskWithHistory(g, BARE, List.of())))
+        .isEqualTo(golden("show-no-history.json"));
+  }
+
+  @Test
+  void historyEntriesHaveTheirKeysInOrder() {
+    assertThat(print(g -> TaskJson.history(g, List.of(PAID, PAUSED))))
+        .isEqualTo(golden("history.json"));
+  }
+
+  @Test
+  void statsNameEveryStatusAndLeaveMissingPercentilesNull() {
+    List<StateStats> stats = List.of(
+        new StateStats("order", "pay", Map.of(TaskStatus.RUNNABLE, 3L, TaskStatus.FAULT, 1L),
+            120, Duration.ofMillis(250), Duration.ofMillis(1200), Duration.ofSeconds(3), 0.0625,
+            "p95 = 1.2s"),
+        new StateStats("order", "ship", Map.of(), 0, null, null, null, 0.0, "none"),
+        new StateStats("order", "x", Map.of(TaskStatus.COMPLETED, 7L), 3, Duration.ZERO,
+            Duration.ofNanos(1_500_000), Duration.ofDays(2), 1.0 / 3, "30s"));
+    assertThat(print(g -> TaskJson.stats(g, stats))).isEqualTo(golden("stats.json"));
+  }
+
+  @Test
+  void machinesListTheirVersionsAndTasksByStatus() {
+    List<MachineVersion> versions = List.of(new MachineVersion("order", "e9c446f974f6", 1, T, "x"),
+        new MachineVersion("order", "0123456789ab", 2, T.plusSeconds(3600), "y"));
+    assertThat(print(g -> {
+      g.writeStartArray();
+      TaskJson.machine(g, "order", "machines/order.yaml", versions,
+          Map.of(TaskStatus.SLEEPING, 2L));
+      TaskJson.machine(g, "gone", null, List.of(), Map.of());
+      g.writeEndArray();
+    })).isEqualTo(golden("machines.json"));
+  }
+
+  @Test
+  void bulkSendSaysWhatChangedAndWhatRefused() {
+    BulkSendReport sent = new BulkSendReport(3, List.of("a1", "a2"),
+        List.of(new BulkSendReport.Refusal("a3", "task `a3` is completed; nothing to pause")),
+        false);
+    assertThat(print(g -> TaskJson.bulkSend(g, "pause", sent)))
+        .isEqualTo(golden("bulk-send.json"));
+    BulkSendReport none = new BulkSendReport(0, List.of(), List.of(), true);
+    assertThat(print(g -> TaskJson.bulkSend(g, "resume", none)))
+        .isEqualTo(golden("bulk-send-dry-run.json"));
+  }
+
+  @Test
+  void tailStreamsOneCompactLinePerEntry() {
+    assertThat(line(g -> TaskJson.tailEntry(g, FULL, PAUSED))).isEqualTo(golden("tail.jsonl"));
+  }
+
+  @Test
+  void watchStreamsOneCompactLinePerRefreshWithOnlyTheStatusesThatHaveTasks() {
+    Map<TaskStatus, Long> counts = new EnumMap<>(TaskStatus.class);
+    counts.put(TaskStatus.FAULT, 1L);
+    counts.put(TaskStatus.RUNNABLE, 2L);
+    assertThat(line(g -> TaskJson.watchFrame(g, T, counts, List.of(BARE, FULL))))
+        .isEqualTo(golden("watch.jsonl"));
+    assertThat(line(g -> TaskJson.watchFrame(g, Instant.parse("2030-01-31T09:00:00Z"),
+        Map.of(), List.of()))).isEqualTo(golden("watch-empty.jsonl"));
+  }
+
+  private static String print(JsonDocument.Value value) {
+    StringWriter text = new StringWriter();
+    JsonDocument.print(new PrintWriter(text, true), value);
+    return text.toString();
+  }
+
+  private static String line(JsonDocument.Value value) {
+    StringWriter text = new StringWriter();
+    JsonDocument.line(new PrintWriter(text, true), value);
+    return text.toString();
+  }
+
+  private static String golden(String name) {
+    try (InputStream in = TaskJsonTest.class.getResourceAsStream("golden/" + name)) {
+      assertThat(in).as("golden/" + name).isNotNull();
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new AssertionError("cannot read golden/" + name, e);
+    }
   }
 }
