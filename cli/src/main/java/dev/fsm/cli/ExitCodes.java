@@ -71,8 +71,7 @@ public final class ExitCodes {
     }
 
     private static String store(ParseResult parsed) {
-      return parsed.commandSpec().root().userObject() instanceof Fsm fsm
-          ? fsm.global().store() : null;
+      return GlobalOptions.of(parsed.commandSpec()).store();
     }
 
     private static boolean verbose(ParseResult parsed) {

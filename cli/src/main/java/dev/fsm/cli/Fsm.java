@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
         Signal.class, Ls.class, Show.class, History.class, Stats.class, Watch.class, Tail.class,
         Shell.class, Bench.class, Store.class, Completion.class, Complete.class,
         CommandLine.HelpCommand.class})
-public final class Fsm implements Runnable {
+public final class Fsm implements Runnable, CommandTree {
 
   @Mixin GlobalOptions global;
 
@@ -55,9 +55,9 @@ public final class Fsm implements Runnable {
     this.global = global;
   }
 
-  /** The options of this command line, for the verbs. */
-  public GlobalOptions global() {
-    return global;
+  @Override
+  public CommandLine build(PrintWriter out, PrintWriter err, Map<String, String> env) {
+    return commandLine(out, err, env);
   }
 
   @Override
@@ -81,7 +81,7 @@ public final class Fsm implements Runnable {
       if (!DiskFailure.isMappedFault(e)) {
         throw e;
       }
-      GlobalOptions global = ((Fsm) cmd.getCommand()).global();
+      GlobalOptions global = GlobalOptions.of(cmd.getCommandSpec());
       return ExitCodes.report(e, err, global.verbose(), global.store());
     }
   }

@@ -5,6 +5,7 @@ import java.io.Writer;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalInt;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
@@ -39,6 +40,22 @@ public final class GlobalOptions {
   @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
       description = "Say more; show stack traces of internal errors.")
   boolean verbose;
+
+  /**
+   * The global options of the command line {@code spec} belongs to: the root command's mixin.
+   * Verbs read them here rather than through their parent command, so no verb depends on the
+   * class that lists the verbs; each command line has its own root, so nothing leaks between
+   * command lines run in one process.
+   */
+  public static GlobalOptions of(CommandSpec spec) {
+    for (CommandSpec mixin : spec.root().mixins().values()) {
+      if (mixin.userObject() instanceof GlobalOptions global) {
+        return global;
+      }
+    }
+    throw new IllegalStateException("command `" + spec.root().qualifiedName()
+        + "` has no global options");
+  }
 
   GlobalOptions(Map<String, String> env) {
     this(env, new PrintWriter(Writer.nullWriter()));

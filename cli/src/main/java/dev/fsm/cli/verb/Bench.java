@@ -9,7 +9,7 @@ import dev.fsm.bench.runner.RunnerBenchOptions;
 import dev.fsm.bench.runner.RunnerBenchReport;
 import dev.fsm.bench.runner.RunnerBenchmark;
 import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
+import dev.fsm.cli.GlobalOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -22,7 +22,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
@@ -86,8 +85,6 @@ public final class Bench implements Callable<Integer> {
           + " made and deleted (default: the current folder).")
   Path dir;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -106,7 +103,7 @@ public final class Bench implements Callable<Integer> {
     } catch (IOException e) {
       throw new FsmException("bench in " + dir.toAbsolutePath() + " failed: " + e, e);
     }
-    if (fsm.global().json()) {
+    if (GlobalOptions.of(spec).json()) {
       Json.print(out, BenchJson.of(report));
     } else {
       BenchTable.print(report, out);
@@ -141,7 +138,7 @@ public final class Bench implements Callable<Integer> {
     } catch (IOException e) {
       throw new FsmException("bench in " + dir.toAbsolutePath() + " failed: " + e, e);
     }
-    if (fsm.global().json()) {
+    if (GlobalOptions.of(spec).json()) {
       Json.print(out, RunnerBenchPrint.json(report));
     } else {
       RunnerBenchPrint.text(report, out);

@@ -2,7 +2,6 @@ package dev.fsm.cli.verb.render;
 
 import dev.fsm.FsmException;
 import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.TaskAccess;
@@ -26,7 +25,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm render}: draws a machine, optionally with a task's path or task counts on it. */
@@ -73,8 +71,6 @@ public final class Render implements Callable<Integer> {
           + " (dot when installed; default).")
   Engine engine;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -87,7 +83,7 @@ public final class Render implements Callable<Integer> {
       OutputFile.check(outFile);
     }
     Format chosen = chooseFormat();
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter err = spec.commandLine().getErr();
     Machine m = MachineFiles.read(machine, global.machines(), err,
         Style.forTerminal(global.colorAllowed())).machine();

@@ -1,7 +1,6 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.Table;
@@ -19,7 +18,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm ls}: a page of tasks, optionally of one machine, state or status. */
@@ -45,8 +43,6 @@ public final class Ls implements Callable<Integer> {
       description = "Show at most N tasks (default: ${DEFAULT-VALUE}).")
   int limit;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -54,7 +50,7 @@ public final class Ls implements Callable<Integer> {
     if (limit < 1) {
       throw new ParameterException(spec.commandLine(), "--limit must be at least 1");
     }
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<Task> tasks;

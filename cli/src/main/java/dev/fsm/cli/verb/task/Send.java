@@ -1,7 +1,6 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
@@ -20,7 +19,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm send}: an operator's command to one task, or to every task of a selection. */
@@ -63,8 +61,6 @@ public final class Send implements Callable<Integer> {
       + " nothing.")
   boolean dryRun;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -87,7 +83,7 @@ public final class Send implements Callable<Integer> {
     if (command != Command.SLEEP && until != null) {
       throw new ParameterException(cmd, "--until is for `sleep` only");
     }
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = cmd.getOut();
     try (Operations control = TaskAccess.open(global, "fsm send", false)) {
       if (bulk) {

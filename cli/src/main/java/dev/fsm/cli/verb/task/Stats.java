@@ -1,7 +1,6 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Table;
 import dev.fsm.cli.TaskAccess;
@@ -15,7 +14,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm stats}: per state, tasks by status, attempt durations, error rate and timeout. */
@@ -31,13 +29,11 @@ public final class Stats implements Callable<Integer> {
       description = "One machine (default: every machine with tasks).")
   String machine;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     List<StateStats> stats;
     try (Operations control = TaskAccess.open(global, "fsm stats", false)) {

@@ -1,7 +1,6 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.Style;
 import dev.fsm.cli.Table;
@@ -27,7 +26,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm watch}: the tasks that changed most recently, refreshed in place like top. */
@@ -60,8 +58,6 @@ public final class Watch implements Callable<Integer>, LiveView {
       description = "Stop after N refreshes (default: until Ctrl-C).")
   Integer count;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   /** What one refresh read. */
@@ -77,7 +73,7 @@ public final class Watch implements Callable<Integer>, LiveView {
     if (count != null && count < 1) {
       throw new ParameterException(spec.commandLine(), "--count must be at least 1");
     }
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     boolean screen = System.console() != null && !global.json();
     Style style = Style.forTerminal(global.colorAllowed());
