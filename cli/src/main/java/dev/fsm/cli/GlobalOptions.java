@@ -57,13 +57,25 @@ public final class GlobalOptions {
         + "` has no global options");
   }
 
-  GlobalOptions(Map<String, String> env) {
-    this(env, new PrintWriter(Writer.nullWriter()));
-  }
-
-  GlobalOptions(Map<String, String> env, PrintWriter err) {
+  /** Options for picocli to fill in from a command line run in {@code env}. */
+  public GlobalOptions(Map<String, String> env, PrintWriter err) {
     this.env = env;
     this.err = err;
+  }
+
+  /**
+   * Options the fast path read itself, without picocli (null or false where not given); its
+   * notices are not printed.
+   */
+  public static GlobalOptions given(Map<String, String> env, String store, Path machines,
+      Output output, boolean noColor, boolean verbose) {
+    GlobalOptions global = new GlobalOptions(env, new PrintWriter(Writer.nullWriter()));
+    global.store = store;
+    global.machines = machines;
+    global.output = output;
+    global.noColor = noColor;
+    global.verbose = verbose;
+    return global;
   }
 
   /** Where a verb's notices go while it runs (a wait for the store, say): its stderr. */
