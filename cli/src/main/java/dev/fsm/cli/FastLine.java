@@ -1,5 +1,6 @@
 package dev.fsm.cli;
 
+import dev.fsm.cli.common.GlobalOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,14 +2,16 @@ package dev.fsm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.GlobalOptions;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine;
 
 class GlobalOptionsTest {
 

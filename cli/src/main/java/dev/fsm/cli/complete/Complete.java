@@ -1,8 +1,8 @@
 package dev.fsm.cli.complete;
 
-import dev.fsm.cli.CommandTree;
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.fsm.cli.complete;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.CommandTree;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.TaskAccess;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Task;
 import dev.fsm.validate.Validator;
@@ -21,8 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
-import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 /**
  * Completion values from the machines folder and the store. The store is opened for one lookup

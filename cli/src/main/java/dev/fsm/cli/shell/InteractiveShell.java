@@ -1,6 +1,6 @@
 package dev.fsm.cli.shell;
 
-import dev.fsm.cli.CommandTree;
+import dev.fsm.cli.common.CommandTree;
 import dev.fsm.cli.complete.Completions;
 import dev.fsm.cli.complete.StoreValues;
 import dev.fsm.cli.verb.live.StopSignal;

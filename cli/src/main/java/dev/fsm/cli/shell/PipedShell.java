@@ -1,7 +1,7 @@
 package dev.fsm.cli.shell;
 
-import dev.fsm.cli.CommandTree;
-import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.verb.live.StopSignal;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.fsm.cli.shell;
 
-import dev.fsm.cli.CommandTree;
-import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.GlobalOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,9 +1,10 @@
 package dev.fsm.cli.verb;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.diagnostic.Diagnostic;
 import dev.fsm.validate.FileReport;
 import dev.fsm.validate.ValidationReport;

@@ -1,14 +1,14 @@
 package dev.fsm.cli.verb.render;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.cli.verb.task.MachineFiles;
 import dev.fsm.cli.verb.task.TaskIdPrefix;
-import dev.fsm.operations.Operations;
 import dev.fsm.model.Machine;
+import dev.fsm.operations.Operations;
 import dev.fsm.render.Diagram;
 import dev.fsm.render.Diagrams;
 import dev.fsm.render.Direction;

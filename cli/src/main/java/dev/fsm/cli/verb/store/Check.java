@@ -1,14 +1,14 @@
 package dev.fsm.cli.verb.store;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.verb.Json;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.OpenReport;
 import dev.fsm.store.embedded.StoreCheck;
-import dev.fsm.store.embedded.StoreCheckReport;
 import dev.fsm.store.embedded.StoreCheckReport.Difference;
+import dev.fsm.store.embedded.StoreCheckReport;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;

@@ -1,11 +1,11 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
-import dev.fsm.cli.Table;
-import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.terminal.Style;
+import dev.fsm.cli.terminal.Table;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;

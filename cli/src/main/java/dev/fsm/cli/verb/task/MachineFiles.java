@@ -1,11 +1,11 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.Style;
-import dev.fsm.operations.MachineSource;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.diagnostic.Diagnostic;
 import dev.fsm.diagnostic.DidYouMean;
 import dev.fsm.model.Machine;
+import dev.fsm.operations.MachineSource;
 import dev.fsm.validate.FileReport;
 import dev.fsm.validate.Validator;
 import dev.fsm.yaml.MachineReader;

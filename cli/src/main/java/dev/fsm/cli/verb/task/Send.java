@@ -1,9 +1,9 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
+import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.TaskSelector;
@@ -14,12 +14,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code fsm send}: an operator's command to one task, or to every task of a selection. */
 @CommandLine.Command(

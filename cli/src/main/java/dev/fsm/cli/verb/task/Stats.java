@@ -1,12 +1,12 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Table;
-import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.Json;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.terminal.Table;
 import dev.fsm.engine.StateStats;
+import dev.fsm.operations.Operations;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;

@@ -2,7 +2,7 @@ package dev.fsm.cli.verb.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fsm.cli.verb.Json;
+import dev.fsm.cli.common.Json;
 import dev.fsm.engine.Contexts;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;

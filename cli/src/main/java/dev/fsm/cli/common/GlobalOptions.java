@@ -1,5 +1,6 @@
-package dev.fsm.cli;
+package dev.fsm.cli.common;
 
+import dev.fsm.cli.terminal.TerminalWidth;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Path;
