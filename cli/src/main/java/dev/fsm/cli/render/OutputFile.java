@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
 import dev.fsm.FsmException;
 import java.io.IOException;
