@@ -31,7 +31,8 @@ public final class MachineFiles {
    *
    * @throws FsmException when no file defines the machine, or the file is not valid
    */
-  static MachineSource source(String nameOrPath, Path folder, PrintWriter err, Style style) {
+  public static MachineSource source(String nameOrPath, Path folder, PrintWriter err,
+      Style style) {
     Checked checked = read(nameOrPath, folder, err, style);
     return new MachineSource(checked.machine().name(),
         checked.file().toAbsolutePath().normalize(), checked.text());
@@ -65,7 +66,7 @@ public final class MachineFiles {
   }
 
   /** Every machine file in the folder by machine name; empty when the folder does not exist. */
-  static Map<String, Path> inFolder(Path folder) {
+  public static Map<String, Path> inFolder(Path folder) {
     Map<String, Path> found = new TreeMap<>();
     if (!Files.isDirectory(folder)) {
       return found;
