@@ -1,9 +1,9 @@
 package dev.fsm.cli.shell;
 
 import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.StopSignal;
 import dev.fsm.cli.complete.Completions;
 import dev.fsm.cli.complete.StoreValues;
-import dev.fsm.cli.verb.live.StopSignal;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;

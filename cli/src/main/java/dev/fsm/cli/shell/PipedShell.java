@@ -2,7 +2,7 @@ package dev.fsm.cli.shell;
 
 import dev.fsm.cli.common.CommandTree;
 import dev.fsm.cli.common.ExitCodes;
-import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.cli.common.StopSignal;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;

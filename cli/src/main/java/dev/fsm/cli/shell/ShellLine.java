@@ -2,8 +2,8 @@ package dev.fsm.cli.shell;
 
 import dev.fsm.cli.common.CommandTree;
 import dev.fsm.cli.common.ExitCodes;
-import dev.fsm.cli.verb.live.LiveView;
-import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.cli.common.LiveView;
+import dev.fsm.cli.common.StopSignal;
 import dev.fsm.yaml.ShellWords;
 import java.io.PrintWriter;
 import java.util.List;

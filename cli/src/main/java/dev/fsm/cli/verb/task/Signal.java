@@ -4,6 +4,7 @@ import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
 import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.common.TaskIdPrefix;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;

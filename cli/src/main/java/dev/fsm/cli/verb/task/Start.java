@@ -3,6 +3,7 @@ package dev.fsm.cli.verb.task;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
+import dev.fsm.cli.common.MachineFiles;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Style;
 import dev.fsm.operations.MachineSource;
