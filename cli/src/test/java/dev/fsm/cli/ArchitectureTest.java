@@ -52,6 +52,13 @@ class ArchitectureTest {
       .namingSlices("$1")
       .should().beFreeOfCycles();
 
+  /** verb.task, verb.run, verb.store, verb.render: what two verbs share lives in cli.common. */
+  @ArchTest
+  static final ArchRule verbPackagesAreIndependent = slices()
+      .matching("dev.fsm.cli.verb.(*)..")
+      .namingSlices("verb.$1")
+      .should().notDependOnEachOther();
+
   @ArchTest
   static final ArchRule verbsOpenStoresThroughAccess = noClasses()
       .that().resideInAPackage("dev.fsm.cli.verb..")
