@@ -32,8 +32,8 @@ class ArchitectureTest {
 
   /**
    * Verbs outside {@code fsm store} that still use the embedded store directly today. The
-   * "access" branch of issue 16 routes them through dev.fsm.access; when it merges this set goes
-   * (empty), and the rule holds for every verb.
+   * "access" branch of issue 16 routes them through dev.fsm.access; once it merges, this set is
+   * emptied and the rule holds for every verb.
    */
   private static final Set<String> UNTIL_ISSUE_16_MERGES = Set.of(
       "dev.fsm.cli.verb.run.Run",
@@ -41,9 +41,9 @@ class ArchitectureTest {
       "dev.fsm.cli.verb.task.Machines",
       "dev.fsm.cli.verb.task.StartFromFile");
 
-  private static final DescribedPredicate<JavaClass> LISTED_EXCEPTIONS = DescribedPredicate.describe(
-      "listed until issue 16 merges",
-      c -> UNTIL_ISSUE_16_MERGES.contains(c.getName().replaceFirst("\\$.*", "")));
+  private static final DescribedPredicate<JavaClass> LISTED_EXCEPTIONS =
+      DescribedPredicate.describe("listed until issue 16 merges",
+          c -> UNTIL_ISSUE_16_MERGES.contains(c.getName().replaceFirst("\\$.*", "")));
 
   /** dev.fsm.cli, dev.fsm.cli.common, dev.fsm.cli.verb.task...: each package is one slice. */
   @ArchTest
