@@ -1,5 +1,6 @@
 package dev.fsm.cli;
 
+import dev.fsm.cli.common.GlobalOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,7 +37,11 @@ final class FastLine {
 
   /** The parsed line, or null when it is not in the strict form. */
   static FastLine parse(String[] args, Map<String, String> env) {
-    GlobalOptions global = new GlobalOptions(env);
+    String store = null;
+    Path machines = null;
+    GlobalOptions.Output output = GlobalOptions.Output.text;
+    boolean noColor = false;
+    boolean verbose = false;
     String verb = null;
     List<String> words = new ArrayList<>();
     Map<String, String> options = new HashMap<>();
@@ -66,9 +71,9 @@ final class FastLine {
           return null;
         }
         if (name.equals("--no-color")) {
-          global.noColor = true;
+          noColor = true;
         } else {
-          global.verbose = true;
+          verbose = true;
         }
         continue;
       }
@@ -77,18 +82,19 @@ final class FastLine {
         return null;
       }
       switch (name) {
-        case "--store" -> global.store = value;
-        case "--machines" -> global.machines = Path.of(value);
+        case "--store" -> store = value;
+        case "--machines" -> machines = Path.of(value);
         case "--output" -> {
           if (!(value.equals("text") || value.equals("json"))) {
             return null;
           }
-          global.output = GlobalOptions.Output.valueOf(value);
+          output = GlobalOptions.Output.valueOf(value);
         }
         default -> options.put(name, value);
       }
     }
-    return verb == null ? null : new FastLine(global, verb, words, options);
+    return verb == null ? null : new FastLine(GlobalOptions.given(env, store, machines, output,
+        noColor, verbose), verb, words, options);
   }
 
   private static boolean isGlobal(String name) {

@@ -1,5 +1,6 @@
 package dev.fsm.cli;
 
+import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.verb.Validate;
 import dev.fsm.cli.verb.task.FastSend;
 import java.io.PrintWriter;

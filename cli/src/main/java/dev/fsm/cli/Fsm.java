@@ -1,5 +1,8 @@
 package dev.fsm.cli;
 
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.complete.Complete;
 import dev.fsm.cli.complete.Completion;
 import dev.fsm.cli.shell.Shell;
@@ -45,7 +48,7 @@ import picocli.CommandLine.Spec;
         Signal.class, Ls.class, Show.class, History.class, Stats.class, Watch.class, Tail.class,
         Shell.class, Bench.class, Store.class, Completion.class, Complete.class,
         CommandLine.HelpCommand.class})
-public final class Fsm implements Runnable {
+public final class Fsm implements Runnable, CommandTree {
 
   @Mixin GlobalOptions global;
 
@@ -55,9 +58,9 @@ public final class Fsm implements Runnable {
     this.global = global;
   }
 
-  /** The options of this command line, for the verbs. */
-  public GlobalOptions global() {
-    return global;
+  @Override
+  public CommandLine build(PrintWriter out, PrintWriter err, Map<String, String> env) {
+    return commandLine(out, err, env);
   }
 
   @Override
@@ -81,7 +84,7 @@ public final class Fsm implements Runnable {
       if (!DiskFailure.isMappedFault(e)) {
         throw e;
       }
-      GlobalOptions global = ((Fsm) cmd.getCommand()).global();
+      GlobalOptions global = GlobalOptions.of(cmd.getCommandSpec());
       return ExitCodes.report(e, err, global.verbose(), global.store());
     }
   }

@@ -1,5 +1,6 @@
 package dev.fsm.cli;
 
+import dev.fsm.cli.common.ExitCodes;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.OptionalInt;

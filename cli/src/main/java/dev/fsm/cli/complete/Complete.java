@@ -1,7 +1,8 @@
 package dev.fsm.cli.complete;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
@@ -24,8 +24,6 @@ public final class Complete implements Callable<Integer> {
       + " completed (possibly empty). Put `--` before them.")
   List<String> words = new ArrayList<>();
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -36,7 +34,8 @@ public final class Complete implements Callable<Integer> {
     // bash splits `--status=ru` at `=`, and completes only the part after it.
     int cut = BashWords.endsSplitAtEquals(words) ? word.indexOf('=') + 1 : 0;
     Completions completions = new Completions(spec.parent(),
-        typedOptions -> StoreValues.of(fsm.global().environment(), typedOptions));
+        typedOptions -> StoreValues.of(CommandTree.of(spec), GlobalOptions.of(spec).environment(),
+            typedOptions));
     PrintWriter out = spec.commandLine().getOut();
     for (Suggestion s : completions.complete(typed, word).values()) {
       out.println(s.value().substring(cut));

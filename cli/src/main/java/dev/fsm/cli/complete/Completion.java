@@ -1,6 +1,6 @@
 package dev.fsm.cli.complete;
 
-import dev.fsm.cli.ExitCodes;
+import dev.fsm.cli.common.ExitCodes;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

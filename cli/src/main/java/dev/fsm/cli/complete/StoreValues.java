@@ -1,12 +1,12 @@
 package dev.fsm.cli.complete;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.TaskAccess;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Task;
 import dev.fsm.validate.Validator;
@@ -40,9 +40,10 @@ public final class StoreValues implements Values {
   }
 
   /** Values for a line in this environment where {@code typed} holds the options given. */
-  public static Values of(Map<String, String> env, Map<String, String> typed) {
+  public static Values of(CommandTree tree, Map<String, String> env,
+      Map<String, String> typed) {
     PrintWriter none = new PrintWriter(Writer.nullWriter());
-    CommandLine cmd = Fsm.commandLine(none, none, env);
+    CommandLine cmd = tree.build(none, none, env);
     List<String> args = new ArrayList<>();
     for (String name : List.of("--store", "--machines")) {
       if (typed.containsKey(name)) {
@@ -54,7 +55,7 @@ public final class StoreValues implements Values {
     } catch (ParameterException e) {
       // A half-typed option: complete against the defaults.
     }
-    return new StoreValues(((Fsm) cmd.getCommand()).global());
+    return new StoreValues(GlobalOptions.of(cmd.getCommandSpec()));
   }
 
   @Override

@@ -1,9 +1,9 @@
 package dev.fsm.cli.shell;
 
-import dev.fsm.cli.Fsm;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.StopSignal;
 import dev.fsm.cli.complete.Completions;
 import dev.fsm.cli.complete.StoreValues;
-import dev.fsm.cli.verb.live.StopSignal;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -29,18 +29,21 @@ import org.jline.utils.Signals;
  */
 public final class InteractiveShell {
 
+  private final CommandTree tree;
   private final Terminal terminal;
   private final Map<String, String> env;
   private final Path history;
   private final boolean color;
 
   /**
+   * @param tree builds the command line of each typed line
    * @param env the environment each command sees (store and machines folder already fixed)
    * @param history the file that keeps typed lines between sessions
    * @param color whether the prompt may be coloured
    */
-  public InteractiveShell(Terminal terminal, Map<String, String> env, Path history,
-      boolean color) {
+  public InteractiveShell(CommandTree tree, Terminal terminal, Map<String, String> env,
+      Path history, boolean color) {
+    this.tree = tree;
     this.terminal = terminal;
     this.env = env;
     this.history = history;
@@ -50,8 +53,8 @@ public final class InteractiveShell {
   /** Reads and runs lines until {@code exit} or Ctrl-D; returns 0. */
   public int run() {
     PrintWriter none = new PrintWriter(Writer.nullWriter());
-    Completions completions = new Completions(Fsm.commandLine(none, none, env).getCommandSpec(),
-        typed -> StoreValues.of(env, typed));
+    Completions completions = new Completions(tree.build(none, none, env).getCommandSpec(),
+        typed -> StoreValues.of(tree, env, typed));
     LineReader reader = LineReaderBuilder.builder().appName("fsm").terminal(terminal)
         .completer(new ShellCompleter(completions)).parser(new DefaultParser())
         .variable(LineReader.HISTORY_FILE, history)
@@ -97,7 +100,7 @@ public final class InteractiveShell {
     StopSignal stop = new StopSignal();
     terminal.handle(Terminal.Signal.INT, s -> stop.fire());
     try {
-      ShellLine.run(words, sized(), out, out, stop);
+      ShellLine.run(tree, words, sized(), out, out, stop);
     } finally {
       terminal.handle(Terminal.Signal.INT, s -> { });
       // `run` installs its own SIGINT handler; take the signal back for the line editor.

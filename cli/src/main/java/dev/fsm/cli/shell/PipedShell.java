@@ -1,7 +1,8 @@
 package dev.fsm.cli.shell;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.StopSignal;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,8 +18,8 @@ final class PipedShell {
 
   private PipedShell() {}
 
-  static int run(BufferedReader in, Map<String, String> env, PrintWriter out, PrintWriter err)
-      throws IOException {
+  static int run(BufferedReader in, CommandTree tree, Map<String, String> env, PrintWriter out,
+      PrintWriter err) throws IOException {
     int failed = ExitCodes.OK;
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       if (line.isBlank() || line.strip().startsWith("#")) {
@@ -32,7 +33,7 @@ final class PipedShell {
       if (ShellLine.leaves(words)) {
         break;
       }
-      int status = ShellLine.run(words, env, out, err, new StopSignal());
+      int status = ShellLine.run(tree, words, env, out, err, new StopSignal());
       if (status != ExitCodes.OK) {
         failed = status;
       }

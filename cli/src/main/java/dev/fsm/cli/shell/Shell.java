@@ -1,7 +1,7 @@
 package dev.fsm.cli.shell;
 
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.GlobalOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,7 +14,6 @@ import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm shell}: the verbs without the {@code fsm} prefix, one process, many commands. */
@@ -37,13 +36,11 @@ import picocli.CommandLine.Spec;
             + " none)."})
 public final class Shell implements Callable<Integer> {
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws IOException {
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     Map<String, String> env = new HashMap<>(global.environment());
     // Options given to the shell hold for every command typed in it.
     env.put("FSM_STORE", global.store());
@@ -53,11 +50,12 @@ public final class Shell implements Callable<Integer> {
     }
     if (System.console() == null) {
       return PipedShell.run(new BufferedReader(new InputStreamReader(System.in,
-          StandardCharsets.UTF_8)), env, spec.commandLine().getOut(),
+          StandardCharsets.UTF_8)), CommandTree.of(spec), env, spec.commandLine().getOut(),
           spec.commandLine().getErr());
     }
     try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build()) {
-      return new InteractiveShell(terminal, env, historyFile(env), global.colorAllowed()).run();
+      return new InteractiveShell(CommandTree.of(spec), terminal, env, historyFile(env),
+          global.colorAllowed()).run();
     }
   }
 

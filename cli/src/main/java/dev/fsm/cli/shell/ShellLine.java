@@ -1,9 +1,9 @@
 package dev.fsm.cli.shell;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.verb.live.LiveView;
-import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.cli.common.CommandTree;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.LiveView;
+import dev.fsm.cli.common.StopSignal;
 import dev.fsm.yaml.ShellWords;
 import java.io.PrintWriter;
 import java.util.List;
@@ -34,8 +34,8 @@ final class ShellLine {
   }
 
   /** Runs the words as a command and returns its exit status. */
-  static int run(List<String> words, Map<String, String> env, PrintWriter out, PrintWriter err,
-      StopSignal stop) {
+  static int run(CommandTree tree, List<String> words, Map<String, String> env, PrintWriter out,
+      PrintWriter err, StopSignal stop) {
     if (words.equals(List.of("help"))) {
       out.println("Type fsm's verbs without `fsm`: ls, show ID, send ID pause, watch, tail..."
           + " TAB completes verbs, options, machines, task ids, states, events and commands;");
@@ -48,7 +48,7 @@ final class ShellLine {
       err.println("fsm: already in the shell; type a verb such as `ls`");
       return ExitCodes.FAILED;
     }
-    CommandLine cmd = Fsm.commandLine(out, err, env);
+    CommandLine cmd = tree.build(out, err, env);
     for (CommandLine verb : cmd.getSubcommands().values()) {
       if (verb.getCommand() instanceof LiveView view) {
         view.stopOn(stop);

@@ -8,8 +8,9 @@ import dev.fsm.bench.StoreBenchmark;
 import dev.fsm.bench.runner.RunnerBenchOptions;
 import dev.fsm.bench.runner.RunnerBenchReport;
 import dev.fsm.bench.runner.RunnerBenchmark;
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -22,7 +23,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
@@ -86,8 +86,6 @@ public final class Bench implements Callable<Integer> {
           + " made and deleted (default: the current folder).")
   Path dir;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -106,7 +104,7 @@ public final class Bench implements Callable<Integer> {
     } catch (IOException e) {
       throw new FsmException("bench in " + dir.toAbsolutePath() + " failed: " + e, e);
     }
-    if (fsm.global().json()) {
+    if (GlobalOptions.of(spec).json()) {
       Json.print(out, BenchJson.of(report));
     } else {
       BenchTable.print(report, out);
@@ -141,7 +139,7 @@ public final class Bench implements Callable<Integer> {
     } catch (IOException e) {
       throw new FsmException("bench in " + dir.toAbsolutePath() + " failed: " + e, e);
     }
-    if (fsm.global().json()) {
+    if (GlobalOptions.of(spec).json()) {
       Json.print(out, RunnerBenchPrint.json(report));
     } else {
       RunnerBenchPrint.text(report, out);

@@ -1,7 +1,7 @@
 package dev.fsm.cli.verb;
 
 import dev.fsm.bench.BenchListener;
-import dev.fsm.cli.ProgressLine;
+import dev.fsm.cli.terminal.ProgressLine;
 import java.io.PrintWriter;
 
 /**

@@ -1,10 +1,10 @@
 package dev.fsm.cli.verb;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.diagnostic.Diagnostic;
 import dev.fsm.validate.FileReport;
 import dev.fsm.validate.ValidationReport;
@@ -19,7 +19,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm validate}: checks machine files and reports every problem. */
@@ -39,13 +38,11 @@ public final class Validate implements Callable<Integer> {
       description = "Machine files or folders (default: the machines folder).")
   List<Path> paths;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    return execute(paths, fsm.global(), spec.commandLine().getOut(),
+    return execute(paths, GlobalOptions.of(spec), spec.commandLine().getOut(),
         spec.commandLine().getErr());
   }
 

@@ -72,8 +72,8 @@ class ShellTerminalTest {
     terminal = new ExternalTerminal("test", "xterm-256color", new PipedInputStream(keyboard),
         display, StandardCharsets.UTF_8);
     terminal.setSize(new Size(120, 40));
-    shell = new Thread(() -> status.set(new InteractiveShell(terminal, env,
-        dir.resolve("state/fsm/history"), false).run()));
+    shell = new Thread(() -> status.set(new InteractiveShell(Fsm::commandLine, terminal,
+        env, dir.resolve("state/fsm/history"), false).run()));
     shell.start();
     waitFor("fsm> ", 1);
   }

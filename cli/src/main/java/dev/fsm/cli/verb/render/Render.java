@@ -1,15 +1,18 @@
 package dev.fsm.cli.verb.render;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
-import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.task.MachineFiles;
-import dev.fsm.cli.verb.task.TaskIdPrefix;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.MachineFiles;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.common.TaskIdPrefix;
+import dev.fsm.cli.render.Format;
+import dev.fsm.cli.render.JavaRenderer;
+import dev.fsm.cli.render.NativeDot;
+import dev.fsm.cli.render.OutputFile;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.model.Machine;
+import dev.fsm.operations.Operations;
 import dev.fsm.render.Diagram;
 import dev.fsm.render.Diagrams;
 import dev.fsm.render.Direction;
@@ -26,7 +29,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm render}: draws a machine, optionally with a task's path or task counts on it. */
@@ -73,8 +75,6 @@ public final class Render implements Callable<Integer> {
           + " (dot when installed; default).")
   Engine engine;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -87,7 +87,7 @@ public final class Render implements Callable<Integer> {
       OutputFile.check(outFile);
     }
     Format chosen = chooseFormat();
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter err = spec.commandLine().getErr();
     Machine m = MachineFiles.read(machine, global.machines(), err,
         Style.forTerminal(global.colorAllowed())).machine();

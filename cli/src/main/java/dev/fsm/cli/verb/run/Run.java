@@ -4,17 +4,16 @@ import dev.fsm.FsmException;
 import dev.fsm.action.ActionOptions;
 import dev.fsm.action.Actions;
 import dev.fsm.action.ProgramLedger;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.ProgressLine;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.terminal.ProgressLine;
 import dev.fsm.control.ControlServer;
-import dev.fsm.operations.StoreOperations;
 import dev.fsm.control.SocketControl;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
 import dev.fsm.model.Durations;
+import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.StoreCheck;
@@ -35,7 +34,6 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import sun.misc.Signal;
 
@@ -72,8 +70,6 @@ public final class Run implements Callable<Integer> {
           + " between SIGTERM and SIGKILL (default: ${DEFAULT-VALUE}).")
   String grace;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   static final class Until {
@@ -88,7 +84,7 @@ public final class Run implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (workers < 1 || workers > 1024) {
@@ -155,7 +151,7 @@ public final class Run implements Callable<Integer> {
   private EmbeddedStore openWaiting(Path folder) {
     try {
       return EmbeddedStore.open(folder, EmbeddedStoreOptions.defaults().purpose("fsm run")
-          .waiting(TaskAccess.waitInLine(fsm.global(), folder)));
+          .waiting(TaskAccess.waitInLine(GlobalOptions.of(spec), folder)));
     } catch (StoreInUseException e) {
       Optional<SocketControl> owner = SocketControl.connect(folder);
       if (owner.isEmpty()) {

@@ -1,8 +1,8 @@
 package dev.fsm.cli.verb.store;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.verb.Json;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.OpenReport;
@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm store check}: verifies the embedded store's index against its journal. */
@@ -29,13 +28,11 @@ import picocli.CommandLine.Spec;
     })
 public final class Check implements Callable<Integer> {
 
-  @ParentCommand Store store;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    GlobalOptions global = store.fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     EmbeddedStore opened = StoreFolder.open(global, "check", EmbeddedStoreOptions.defaults()

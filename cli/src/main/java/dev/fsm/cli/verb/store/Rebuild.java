@@ -1,8 +1,8 @@
 package dev.fsm.cli.verb.store;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.verb.Json;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.OpenReport;
@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm store rebuild}: builds the embedded store's index again from its journal. */
@@ -26,13 +25,11 @@ import picocli.CommandLine.Spec;
         + " repair` salvages such a store.")
 public final class Rebuild implements Callable<Integer> {
 
-  @ParentCommand Store store;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    GlobalOptions global = store.fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     OpenReport report;

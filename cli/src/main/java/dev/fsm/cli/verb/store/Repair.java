@@ -1,8 +1,8 @@
 package dev.fsm.cli.verb.store;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.verb.Json;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.Json;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.RepairReport;
 import dev.fsm.store.embedded.StoreCheck;
@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm store repair}: salvages a damaged embedded store and reports what it lost. */
@@ -36,13 +35,11 @@ import picocli.CommandLine.Spec;
     })
 public final class Repair implements Callable<Integer> {
 
-  @ParentCommand Store store;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    GlobalOptions global = store.fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Path folder = StoreFolder.folder(global, "repair");

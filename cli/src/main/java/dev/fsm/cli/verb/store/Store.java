@@ -1,10 +1,8 @@
 package dev.fsm.cli.verb.store;
 
-import dev.fsm.cli.Fsm;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm store}: verifies, rebuilds and repairs the embedded store, in its subcommands. */
@@ -17,8 +15,6 @@ import picocli.CommandLine.Spec;
         + " makes fsm refuse to open the store until `fsm store repair` salvages it.",
     subcommands = {Check.class, Rebuild.class, Repair.class})
 public final class Store implements Runnable {
-
-  @ParentCommand Fsm fsm;
 
   @Spec CommandSpec spec;
 

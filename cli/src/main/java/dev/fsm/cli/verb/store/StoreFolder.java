@@ -1,9 +1,9 @@
 package dev.fsm.cli.verb.store;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.ProgressLine;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.terminal.ProgressLine;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.RebuildProgress;

@@ -1,8 +1,8 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.control.SocketControl;
 import dev.fsm.task.Command;
 import java.io.PrintWriter;

@@ -1,9 +1,9 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.common.TaskIdPrefix;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -13,7 +13,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm history}: every transition and command of a task, oldest first. */
@@ -28,13 +27,11 @@ public final class History implements Callable<Integer> {
   @Parameters(paramLabel = "ID", description = "The task's id, or a unique start of it.")
   String id;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     List<Transition> history;
     try (Operations control = TaskAccess.open(global, "fsm history", false)) {

@@ -1,6 +1,6 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.Table;
+import dev.fsm.cli.terminal.Table;
 import dev.fsm.task.Transition;
 import java.time.Duration;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.TaskAccess;
-import dev.fsm.cli.verb.live.StopSignal;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.StopSignal;
+import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.control.OwnerLostException;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.embedded.StoreInUseException;
 import java.io.PrintWriter;
 import java.time.Duration;

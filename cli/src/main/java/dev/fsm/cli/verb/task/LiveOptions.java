@@ -1,6 +1,6 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.cli.common.StopSignal;
 import dev.fsm.model.Durations;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;

@@ -1,11 +1,10 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
-import dev.fsm.cli.Table;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.terminal.Style;
+import dev.fsm.cli.terminal.Table;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
@@ -18,7 +17,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm ls}: a page of tasks, optionally of one machine, state or status. */
@@ -44,8 +42,6 @@ public final class Ls implements Callable<Integer> {
       description = "Show at most N tasks (default: ${DEFAULT-VALUE}).")
   int limit;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -53,7 +49,7 @@ public final class Ls implements Callable<Integer> {
     if (limit < 1) {
       throw new ParameterException(spec.commandLine(), "--limit must be at least 1");
     }
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<Task> tasks;

@@ -1,10 +1,10 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Table;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.MachineFiles;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.terminal.Table;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
@@ -22,7 +22,6 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm machines}: the machines of the folder and the store, versions and task counts. */
@@ -38,13 +37,11 @@ public final class Machines implements Callable<Integer> {
   private record Listed(String name, Path file, List<MachineVersion> versions,
       Map<TaskStatus, Long> counts) {}
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     Map<String, Path> files = MachineFiles.inFolder(global.machines());
     Map<String, Listed> listed = new TreeMap<>();

@@ -1,9 +1,8 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.TaskSelector;
@@ -19,7 +18,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm send}: an operator's command to one task, or to every task of a selection. */
@@ -62,8 +60,6 @@ public final class Send implements Callable<Integer> {
       + " nothing.")
   boolean dryRun;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -86,7 +82,7 @@ public final class Send implements Callable<Integer> {
     if (command != Command.SLEEP && until != null) {
       throw new ParameterException(cmd, "--until is for `sleep` only");
     }
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = cmd.getOut();
     try (Operations control = TaskAccess.open(global, "fsm send", false)) {
       if (bulk) {

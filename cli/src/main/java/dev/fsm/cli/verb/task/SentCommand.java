@@ -1,5 +1,6 @@
 package dev.fsm.cli.verb.task;
 
+import dev.fsm.cli.common.TaskIdPrefix;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;

@@ -1,10 +1,10 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.common.TaskIdPrefix;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
@@ -17,7 +17,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm show}: everything about one task, and its history. */
@@ -31,13 +30,11 @@ public final class Show implements Callable<Integer> {
   @Parameters(paramLabel = "ID", description = "The task's id, or a unique start of it.")
   String id;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     Task task;
     List<Transition> history;

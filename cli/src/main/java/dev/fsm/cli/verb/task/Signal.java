@@ -1,9 +1,9 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.TaskAccess;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.common.TaskIdPrefix;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
@@ -12,7 +12,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm signal}: fires an event on a task waiting in an externally progressed state. */
@@ -37,13 +36,11 @@ public final class Signal implements Callable<Integer> {
       description = "A JSON object (or @FILE of one) merged into the task's context.")
   String context;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     String patch = ContextArgument.read(context);
     try (Operations control = TaskAccess.open(global, "fsm signal", false)) {

@@ -1,13 +1,13 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
-import dev.fsm.cli.TaskAccess;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.MachineFiles;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
+import dev.fsm.operations.Operations;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -21,7 +21,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm start}: creates tasks of a machine, one or a file of them. */
@@ -56,8 +55,6 @@ public final class Start implements Callable<Integer> {
           + " optional.")
   Path from;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -66,7 +63,7 @@ public final class Start implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--from takes each task's id, context"
           + " and at from its lines; leave out --id, --context and --at");
     }
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     MachineSource source = MachineFiles.source(machine, global.machines(), err,

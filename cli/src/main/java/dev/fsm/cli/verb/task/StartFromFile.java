@@ -1,11 +1,11 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.ProgressLine;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.terminal.ProgressLine;
+import dev.fsm.engine.Contexts;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
-import dev.fsm.engine.Contexts;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.embedded.journal.JournalOptions;
 import dev.fsm.task.Task;
 import java.io.IOException;

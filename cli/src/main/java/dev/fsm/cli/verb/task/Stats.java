@@ -1,12 +1,11 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Table;
-import dev.fsm.cli.TaskAccess;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
+import dev.fsm.cli.terminal.Table;
 import dev.fsm.engine.StateStats;
+import dev.fsm.operations.Operations;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -14,7 +13,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm stats}: per state, tasks by status, attempt durations, error rate and timeout. */
@@ -30,13 +28,11 @@ public final class Stats implements Callable<Integer> {
       description = "One machine (default: every machine with tasks).")
   String machine;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     List<StateStats> stats;
     try (Operations control = TaskAccess.open(global, "fsm stats", false)) {

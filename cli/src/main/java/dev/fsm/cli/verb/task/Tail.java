@@ -1,13 +1,12 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
-import dev.fsm.cli.verb.live.LiveView;
-import dev.fsm.cli.verb.live.StopSignal;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.LiveView;
+import dev.fsm.cli.common.StopSignal;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.model.Durations;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -23,7 +22,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm tail}: transitions and commands printed as they happen, like tail -f. */
@@ -51,8 +49,6 @@ public final class Tail implements Callable<Integer>, LiveView {
       description = "Time between polls (default: ${DEFAULT-VALUE}, at least 100ms).")
   Duration interval;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   /** What was seen of each task: its last snapshot, and how much of its history is printed. */
@@ -65,7 +61,7 @@ public final class Tail implements Callable<Integer>, LiveView {
 
   @Override
   public Integer call() {
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     Style style = Style.forTerminal(global.colorAllowed());
     Instant since = Instant.now();

@@ -1,8 +1,8 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.Style;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.model.Durations;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;

@@ -1,12 +1,11 @@
 package dev.fsm.cli.verb.task;
 
-import dev.fsm.cli.ExitCodes;
-import dev.fsm.cli.Fsm;
-import dev.fsm.cli.GlobalOptions;
-import dev.fsm.cli.Style;
-import dev.fsm.cli.Table;
-import dev.fsm.cli.verb.live.LiveView;
-import dev.fsm.cli.verb.live.StopSignal;
+import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.LiveView;
+import dev.fsm.cli.common.StopSignal;
+import dev.fsm.cli.terminal.Style;
+import dev.fsm.cli.terminal.Table;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
@@ -25,7 +24,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm watch}: the tasks that changed most recently, refreshed in place like top. */
@@ -58,8 +56,6 @@ public final class Watch implements Callable<Integer>, LiveView {
       description = "Stop after N refreshes (default: until Ctrl-C).")
   Integer count;
 
-  @ParentCommand Fsm fsm;
-
   @Spec CommandSpec spec;
 
   /** What one refresh read. */
@@ -75,7 +71,7 @@ public final class Watch implements Callable<Integer>, LiveView {
     if (count != null && count < 1) {
       throw new ParameterException(spec.commandLine(), "--count must be at least 1");
     }
-    GlobalOptions global = fsm.global();
+    GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     boolean screen = System.console() != null && !global.json();
     Style style = Style.forTerminal(global.colorAllowed());

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.verb.live.StopSignal;
-import dev.fsm.operations.Operations;
+import dev.fsm.cli.common.StopSignal;
 import dev.fsm.control.OwnerLostException;
+import dev.fsm.operations.Operations;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Proxy;

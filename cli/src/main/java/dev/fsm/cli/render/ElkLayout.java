@@ -1,8 +1,8 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
-import dev.fsm.cli.verb.render.Layout.Box;
-import dev.fsm.cli.verb.render.Layout.Point;
-import dev.fsm.cli.verb.render.Layout.Route;
+import dev.fsm.cli.render.Layout.Box;
+import dev.fsm.cli.render.Layout.Point;
+import dev.fsm.cli.render.Layout.Route;
 import dev.fsm.render.Diagram;
 import dev.fsm.render.Diagram.Edge;
 import dev.fsm.render.Diagram.Node;

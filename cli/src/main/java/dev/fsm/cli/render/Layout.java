@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
 import java.util.List;
 import java.util.Map;

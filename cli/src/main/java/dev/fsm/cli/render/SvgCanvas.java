@@ -1,7 +1,7 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
-import dev.fsm.cli.verb.render.Layout.Box;
-import dev.fsm.cli.verb.render.Layout.Point;
+import dev.fsm.cli.render.Layout.Box;
+import dev.fsm.cli.render.Layout.Point;
 import dev.fsm.render.Diagram.Line;
 import java.util.List;
 import java.util.Locale;

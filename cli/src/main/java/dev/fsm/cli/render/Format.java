@@ -1,17 +1,17 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 
 /** What {@code fsm render} writes. */
-enum Format {
+public enum Format {
   svg,
   png,
   dot;
 
   /** The format a file name's extension implies: {@code .svg}, {@code .png}, {@code .dot}/{@code .gv}. */
-  static Optional<Format> of(Path file) {
+  public static Optional<Format> of(Path file) {
     Path name = file.getFileName();
     String n = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);
     if (n.endsWith(".svg")) {

@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb;
+package dev.fsm.cli.common;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
 import dev.fsm.FsmException;
 import java.io.File;
@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /** Graphviz's own {@code dot} program, when one is on PATH: the fastest and most polished route. */
-final class NativeDot {
+public final class NativeDot {
 
   private static final long TIMEOUT_SECONDS = 60;
 
@@ -23,7 +23,7 @@ final class NativeDot {
   }
 
   /** The {@code dot} on {@code path} (a PATH value, may be null), if there is an executable one. */
-  static Optional<NativeDot> find(String path) {
+  public static Optional<NativeDot> find(String path) {
     if (path == null) {
       return Optional.empty();
     }
@@ -40,7 +40,7 @@ final class NativeDot {
   }
 
   /** Where the program is, for messages. */
-  Path program() {
+  public Path program() {
     return program;
   }
 
@@ -49,7 +49,7 @@ final class NativeDot {
    *
    * @throws FsmException when dot cannot start, fails or takes over a minute
    */
-  byte[] render(String dotText, Format format) {
+  public byte[] render(String dotText, Format format) {
     Process process;
     try {
       process = new ProcessBuilder(program.toString(), "-T" + format.name()).start();

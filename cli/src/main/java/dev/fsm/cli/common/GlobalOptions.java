@@ -1,10 +1,12 @@
-package dev.fsm.cli;
+package dev.fsm.cli.common;
 
+import dev.fsm.cli.terminal.TerminalWidth;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalInt;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
@@ -40,13 +42,41 @@ public final class GlobalOptions {
       description = "Say more; show stack traces of internal errors.")
   boolean verbose;
 
-  GlobalOptions(Map<String, String> env) {
-    this(env, new PrintWriter(Writer.nullWriter()));
+  /**
+   * The global options of the command line {@code spec} belongs to: the root command's mixin.
+   * Verbs read them here rather than through their parent command, so no verb depends on the
+   * class that lists the verbs; each command line has its own root, so nothing leaks between
+   * command lines run in one process.
+   */
+  public static GlobalOptions of(CommandSpec spec) {
+    for (CommandSpec mixin : spec.root().mixins().values()) {
+      if (mixin.userObject() instanceof GlobalOptions global) {
+        return global;
+      }
+    }
+    throw new IllegalStateException("command `" + spec.root().qualifiedName()
+        + "` has no global options");
   }
 
-  GlobalOptions(Map<String, String> env, PrintWriter err) {
+  /** Options for picocli to fill in from a command line run in {@code env}. */
+  public GlobalOptions(Map<String, String> env, PrintWriter err) {
     this.env = env;
     this.err = err;
+  }
+
+  /**
+   * Options the fast path read itself, without picocli (null or false where not given); its
+   * notices are not printed.
+   */
+  public static GlobalOptions given(Map<String, String> env, String store, Path machines,
+      Output output, boolean noColor, boolean verbose) {
+    GlobalOptions global = new GlobalOptions(env, new PrintWriter(Writer.nullWriter()));
+    global.store = store;
+    global.machines = machines;
+    global.output = output;
+    global.noColor = noColor;
+    global.verbose = verbose;
+    return global;
   }
 
   /** Where a verb's notices go while it runs (a wait for the store, say): its stderr. */

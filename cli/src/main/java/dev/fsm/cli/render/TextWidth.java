@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
 /**
  * Approximate widths of Helvetica-like text, so boxes can be sized without loading AWT fonts

@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
 import dev.fsm.FsmException;
 import java.io.IOException;
@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Where {@code fsm render -o} writes: checked before the work, so a typo fails fast. */
-final class OutputFile {
+public final class OutputFile {
 
   private OutputFile() {}
 
@@ -16,7 +16,7 @@ final class OutputFile {
    *
    * @throws FsmException naming the path and what to do
    */
-  static void check(Path file) {
+  public static void check(Path file) {
     if (Files.isDirectory(file)) {
       throw new FsmException("-o " + file + " is a folder; name a file in it, such as "
           + file.resolve("diagram.svg"));
@@ -37,7 +37,7 @@ final class OutputFile {
    *
    * @throws FsmException naming the path and the reason
    */
-  static void write(Path file, byte[] bytes) {
+  public static void write(Path file, byte[] bytes) {
     try {
       Files.write(file, bytes);
     } catch (AccessDeniedException e) {

@@ -1,4 +1,4 @@
-package dev.fsm.cli;
+package dev.fsm.cli.terminal;
 
 import java.io.File;
 import java.io.IOException;
@@ -11,11 +11,12 @@ import java.util.concurrent.TimeUnit;
  * COLUMNS without exporting it. Asks {@code stty size} on the controlling terminal, a few
  * milliseconds, and only when stdin and stdout are both a terminal.
  */
-final class TerminalWidth {
+public final class TerminalWidth {
 
   private TerminalWidth() {}
 
-  static OptionalInt ofTerminal() {
+  /** The terminal's columns, or empty when stdout is not a terminal or it cannot tell. */
+  public static OptionalInt ofTerminal() {
     File tty = new File("/dev/tty");
     if (System.console() == null || !tty.exists()) {
       return OptionalInt.empty();

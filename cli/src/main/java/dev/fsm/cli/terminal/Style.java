@@ -1,4 +1,4 @@
-package dev.fsm.cli;
+package dev.fsm.cli.terminal;
 
 /**
  * Colours for terminal output, switched off when not wanted or not on a terminal. Plain ANSI

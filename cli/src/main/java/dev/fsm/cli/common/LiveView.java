@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb.live;
+package dev.fsm.cli.common;
 
 /** A verb that runs until stopped ({@code watch}, {@code tail}); the shell hands it its Ctrl-C. */
 public interface LiveView {

@@ -1,4 +1,4 @@
-package dev.fsm.cli;
+package dev.fsm.cli.terminal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.fsm.cli;
+package dev.fsm.cli.terminal;
 
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb.live;
+package dev.fsm.cli.common;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

@@ -1,4 +1,4 @@
-package dev.fsm.cli;
+package dev.fsm.cli.common;
 
 import dev.fsm.FsmException;
 import dev.fsm.store.embedded.files.DiskFailure;
@@ -29,7 +29,7 @@ public final class ExitCodes {
   private ExitCodes() {}
 
   /** Prints an error raised while a verb ran and returns its exit code. */
-  static int report(Exception e, PrintWriter err, boolean verbose) {
+  public static int report(Exception e, PrintWriter err, boolean verbose) {
     return report(e, err, verbose, null);
   }
 
@@ -38,7 +38,7 @@ public final class ExitCodes {
    * exit code: a failing disk (full, read-only, not ours, a mapped page lost) is the user's to
    * fix, so it gets one line, never an "internal error".
    */
-  static int report(Throwable e, PrintWriter err, boolean verbose, String store) {
+  public static int report(Throwable e, PrintWriter err, boolean verbose, String store) {
     if (e instanceof FsmException) {
       err.println("fsm: " + e.getMessage());
       return FAILED;
@@ -60,7 +60,7 @@ public final class ExitCodes {
   }
 
   /** Prints errors raised while a verb runs, and picks their exit code. */
-  static final class OnExecution implements IExecutionExceptionHandler {
+  public static final class OnExecution implements IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parsed) {
       if (e instanceof ParameterException p) {
@@ -71,8 +71,7 @@ public final class ExitCodes {
     }
 
     private static String store(ParseResult parsed) {
-      return parsed.commandSpec().root().userObject() instanceof Fsm fsm
-          ? fsm.global().store() : null;
+      return GlobalOptions.of(parsed.commandSpec()).store();
     }
 
     private static boolean verbose(ParseResult parsed) {
@@ -91,7 +90,7 @@ public final class ExitCodes {
   }
 
   /** Prints a usage error in one line with a pointer to help, instead of the whole usage. */
-  static final class OnBadArguments implements IParameterExceptionHandler {
+  public static final class OnBadArguments implements IParameterExceptionHandler {
     @Override
     public int handleParseException(ParameterException e, String[] args) {
       CommandLine cmd = e.getCommandLine();

@@ -1,6 +1,6 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
-import dev.fsm.cli.verb.render.Layout.Point;
+import dev.fsm.cli.render.Layout.Point;
 import dev.fsm.render.Diagram.Line;
 import java.util.List;
 

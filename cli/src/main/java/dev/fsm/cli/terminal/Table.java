@@ -1,4 +1,4 @@
-package dev.fsm.cli;
+package dev.fsm.cli.terminal;
 
 import java.io.PrintWriter;
 import java.nio.charset.Charset;

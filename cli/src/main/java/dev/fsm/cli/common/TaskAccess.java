@@ -1,4 +1,4 @@
-package dev.fsm.cli;
+package dev.fsm.cli.common;
 
 import dev.fsm.FsmException;
 import dev.fsm.control.Controls;

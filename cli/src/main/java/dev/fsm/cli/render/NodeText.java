@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
 import dev.fsm.render.Diagram.Node;
 import dev.fsm.render.Diagram.Outline;

@@ -1,4 +1,4 @@
-package dev.fsm.cli.verb.render;
+package dev.fsm.cli.render;
 
 import dev.fsm.FsmException;
 import dev.fsm.render.Diagram;
@@ -6,11 +6,12 @@ import java.awt.AWTError;
 import java.nio.charset.StandardCharsets;
 
 /** Renders SVG and PNG inside the JVM: ELK lays the diagram out, {@link Painter} draws it. */
-final class JavaRenderer {
+public final class JavaRenderer {
 
   private JavaRenderer() {}
 
-  static byte[] render(Diagram diagram, Format format) {
+  /** The diagram as SVG or PNG bytes, laid out and drawn without external programs. */
+  public static byte[] render(Diagram diagram, Format format) {
     Layout layout = ElkLayout.of(diagram);
     if (format == Format.svg) {
       SvgCanvas svg = new SvgCanvas(layout.width(), layout.height(), diagram.title());

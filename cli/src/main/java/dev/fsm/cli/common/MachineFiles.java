@@ -1,11 +1,11 @@
-package dev.fsm.cli.verb.task;
+package dev.fsm.cli.common;
 
 import dev.fsm.FsmException;
-import dev.fsm.cli.Style;
-import dev.fsm.operations.MachineSource;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.diagnostic.Diagnostic;
 import dev.fsm.diagnostic.DidYouMean;
 import dev.fsm.model.Machine;
+import dev.fsm.operations.MachineSource;
 import dev.fsm.validate.FileReport;
 import dev.fsm.validate.Validator;
 import dev.fsm.yaml.MachineReader;
@@ -31,7 +31,8 @@ public final class MachineFiles {
    *
    * @throws FsmException when no file defines the machine, or the file is not valid
    */
-  static MachineSource source(String nameOrPath, Path folder, PrintWriter err, Style style) {
+  public static MachineSource source(String nameOrPath, Path folder, PrintWriter err,
+      Style style) {
     Checked checked = read(nameOrPath, folder, err, style);
     return new MachineSource(checked.machine().name(),
         checked.file().toAbsolutePath().normalize(), checked.text());
@@ -65,7 +66,7 @@ public final class MachineFiles {
   }
 
   /** Every machine file in the folder by machine name; empty when the folder does not exist. */
-  static Map<String, Path> inFolder(Path folder) {
+  public static Map<String, Path> inFolder(Path folder) {
     Map<String, Path> found = new TreeMap<>();
     if (!Files.isDirectory(folder)) {
       return found;
