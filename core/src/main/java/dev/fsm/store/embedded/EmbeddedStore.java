@@ -8,10 +8,24 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
-import dev.fsm.store.embedded.StoreGate.Pending;
+import dev.fsm.store.embedded.checkpoint.Checkpoint;
+import dev.fsm.store.embedded.checkpoint.CheckpointReport;
+import dev.fsm.store.embedded.checkpoint.Checkpoints;
 import dev.fsm.store.embedded.files.DiskFailure;
+import dev.fsm.store.embedded.index.IndexFlusher;
+import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalStats;
+import dev.fsm.store.embedded.owner.StoreInUseException;
+import dev.fsm.store.embedded.owner.StoreLock;
+import dev.fsm.store.embedded.recovery.CleanMarker;
+import dev.fsm.store.embedded.recovery.IndexOpening;
+import dev.fsm.store.embedded.recovery.OpenReport;
+import dev.fsm.store.embedded.repair.RepairFolders;
+import dev.fsm.store.embedded.write.Leases;
+import dev.fsm.store.embedded.write.Records;
+import dev.fsm.store.embedded.write.StoreGate;
+import dev.fsm.store.embedded.write.StoreGate.Pending;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
@@ -40,7 +54,7 @@ import java.util.function.Supplier;
 public final class EmbeddedStore implements Store {
 
   /** The journal's folder inside the store folder. */
-  static final String JOURNAL = "journal";
+  public static final String JOURNAL = "journal";
 
   private final Path folder;
   private final StoreLock owner;

@@ -1,6 +1,12 @@
 package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.embedded.check.Comparison;
+import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.index.TaskIndex;
+import dev.fsm.store.embedded.recovery.IndexOpening;
+import dev.fsm.store.embedded.recovery.RebuildProgress;
+import dev.fsm.store.embedded.recovery.TimeBound;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,7 +133,7 @@ public final class StoreCheck {
   }
 
   /** An iterator over a map's entries or a set's members (with null values). */
-  static Iterator<Map.Entry<Object, Object>> entries(Object collection) {
+  public static Iterator<Map.Entry<Object, Object>> entries(Object collection) {
     if (collection instanceof Map<?, ?> map) {
       @SuppressWarnings("unchecked")
       Iterator<Map.Entry<Object, Object>> it =

@@ -3,6 +3,10 @@ package dev.fsm.store.embedded;
 import static dev.fsm.store.embedded.Workload.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fsm.store.embedded.checkpoint.Checkpoint;
+import dev.fsm.store.embedded.checkpoint.CheckpointReport;
+import dev.fsm.store.embedded.event.StoreEvent;
+import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;

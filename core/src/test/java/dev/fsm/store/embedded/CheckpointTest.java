@@ -7,7 +7,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.FsmException;
 import dev.fsm.store.embedded.Workload.Seen;
+import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.checkpoint.Checkpoint;
+import dev.fsm.store.embedded.checkpoint.CheckpointReport;
+import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.JournalOptions;
+import dev.fsm.store.embedded.recovery.CleanMarker;
+import dev.fsm.store.embedded.recovery.RebuildProgress;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;

@@ -3,8 +3,16 @@ package dev.fsm.store.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.fsm.store.embedded.StoreCheckReport.Difference;
-import dev.fsm.store.embedded.StoreCheckReport.Kind;
+import dev.fsm.store.embedded.check.Comparison;
+import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
+import dev.fsm.store.embedded.check.StoreCheckReport.Kind;
+import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.store.embedded.index.IndexKeys;
+import dev.fsm.store.embedded.index.KeySerializer;
+import dev.fsm.store.embedded.index.TaskIndex;
+import dev.fsm.store.embedded.recovery.IndexOpening;
+import dev.fsm.store.embedded.recovery.RebuildProgress;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.nio.file.Files;

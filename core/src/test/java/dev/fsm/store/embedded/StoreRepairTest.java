@@ -6,10 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.FsmException;
 import dev.fsm.store.TaskQuery;
-import dev.fsm.store.embedded.RepairReport.LostTask;
-import dev.fsm.store.embedded.RepairReport.Range;
+import dev.fsm.store.embedded.checkpoint.Checkpoint;
+import dev.fsm.store.embedded.event.StoreEvent;
+import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.journal.JournalDamagedException;
 import dev.fsm.store.embedded.journal.JournalSalvage;
+import dev.fsm.store.embedded.recovery.CleanMarker;
+import dev.fsm.store.embedded.repair.RepairFolders;
+import dev.fsm.store.embedded.repair.RepairReport;
+import dev.fsm.store.embedded.repair.RepairReport.LostTask;
+import dev.fsm.store.embedded.repair.RepairReport.Range;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
 import dev.fsm.task.Task;
