@@ -53,9 +53,6 @@ import java.util.function.Supplier;
  */
 public final class EmbeddedStore implements Store {
 
-  /** The journal's folder inside the store folder. */
-  public static final String JOURNAL = "journal";
-
   private final Path folder;
   private final StoreLock owner;
   private final Journal journal;
@@ -78,7 +75,7 @@ public final class EmbeddedStore implements Store {
     this.gate = new StoreGate(folder, journal, index, leases);
     this.checkpoints =
         new Checkpoints(folder, gate, journal, index, options.checkpointBytes());
-    this.flusher = IndexFlusher.start(folder.resolve(IndexOpening.FILE));
+    this.flusher = IndexFlusher.start(folder.resolve(TaskIndex.FILE));
   }
 
   /** Opens the store in {@code folder}, creating it when missing, with default options. */
@@ -102,9 +99,10 @@ public final class EmbeddedStore implements Store {
       RepairFolders.refuseUnfinished(folder);
       // A clean close vouches for every record up to its marker: a journal ending before it
       // lost acknowledged records, so it is refused rather than cut (see JournalRecovery).
-      journal = Journal.open(folder.resolve(JOURNAL), options.journal(),
+      journal = Journal.open(folder.resolve(Journal.FOLDER), options.journal(),
           CleanMarker.peek(folder).orElse(0));
-      IndexOpening.Opened opened = IndexOpening.open(folder, journal, options);
+      IndexOpening.Opened opened = IndexOpening.open(folder, journal,
+          options.indexOpenTimeout(), options.forceRebuild(), options.progress());
       try {
         return new EmbeddedStore(folder, owner, journal, opened, options);
       } catch (IOException | RuntimeException | Error e) {
@@ -358,7 +356,7 @@ public final class EmbeddedStore implements Store {
         index.close();
       }
       if (clean) {
-        CleanMarker.fsync(folder.resolve(IndexOpening.FILE));
+        CleanMarker.fsync(folder.resolve(TaskIndex.FILE));
         CleanMarker.write(folder, sequence);
       }
     } catch (IOException | RuntimeException e) {

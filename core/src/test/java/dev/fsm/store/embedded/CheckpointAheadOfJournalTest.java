@@ -106,7 +106,7 @@ class CheckpointAheadOfJournalTest {
       ahead = store.get(ID).orElseThrow();
       history = store.history(ID);
     }
-    SnapshotFile.write(cut.resolve(Checkpoint.FILE), covered,
+    SnapshotFile.write(cut.resolve(SnapshotFile.NAME), covered,
         List.of(StoreEventCodec.encode(new StoreEvent.Restored(ahead, history))).iterator());
     try (EmbeddedStore store = EmbeddedStore.open(cut, options.forceRebuild(true))) {
       String seen = Expect.observe(store, ID);

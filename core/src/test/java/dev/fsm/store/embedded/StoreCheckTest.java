@@ -11,7 +11,6 @@ import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.IndexKeys;
 import dev.fsm.store.embedded.index.KeySerializer;
 import dev.fsm.store.embedded.index.TaskIndex;
-import dev.fsm.store.embedded.recovery.IndexOpening;
 import dev.fsm.store.embedded.recovery.RebuildProgress;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
@@ -60,7 +59,7 @@ class StoreCheckTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       Workload.run(store);
     }
-    DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE)).db();
+    DB db = TaskIndex.openFile(folder.resolve(TaskIndex.FILE)).db();
     try {
       var tasks = db.treeMap("tasks", KeySerializer.INSTANCE, Serializer.BYTE_ARRAY).open();
       Task t = TaskIndex.decode(tasks.get(IndexKeys.id("w-05")));
@@ -92,7 +91,7 @@ class StoreCheckTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       Workload.run(store);
     }
-    DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE)).db();
+    DB db = TaskIndex.openFile(folder.resolve(TaskIndex.FILE)).db();
     try {
       db.treeMap("history", KeySerializer.INSTANCE, KeySerializer.INSTANCE).open().clear();
     } finally {

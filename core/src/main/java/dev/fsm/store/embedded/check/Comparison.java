@@ -1,11 +1,11 @@
 package dev.fsm.store.embedded.check;
 
-import dev.fsm.store.embedded.StoreCheck;
 import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
 import dev.fsm.store.embedded.check.StoreCheckReport.Kind;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.task.Task;
 import java.lang.reflect.RecordComponent;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -42,8 +42,8 @@ public final class Comparison {
       return;
     }
     Comparator<Object> order = comparator(expected);
-    Iterator<Map.Entry<Object, Object>> e = StoreCheck.entries(expected);
-    Iterator<Map.Entry<Object, Object>> a = StoreCheck.entries(actual);
+    Iterator<Map.Entry<Object, Object>> e = entries(expected);
+    Iterator<Map.Entry<Object, Object>> a = entries(actual);
     Map.Entry<Object, Object> x = next(e);
     Map.Entry<Object, Object> y = next(a);
     while (x != null || y != null) {
@@ -156,5 +156,27 @@ public final class Comparison {
       throw new IllegalStateException(e);
     }
     return differ.isEmpty() ? "same task, other encoding" : String.join("; ", differ);
+  }
+
+  /** An iterator over a map's entries or a set's members (with null values). */
+  private static Iterator<Map.Entry<Object, Object>> entries(Object collection) {
+    if (collection instanceof Map<?, ?> map) {
+      @SuppressWarnings("unchecked")
+      Iterator<Map.Entry<Object, Object>> it =
+          ((Map<Object, Object>) map).entrySet().iterator();
+      return it;
+    }
+    Iterator<?> members = ((Iterable<?>) collection).iterator();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return members.hasNext();
+      }
+
+      @Override
+      public Map.Entry<Object, Object> next() {
+        return new AbstractMap.SimpleImmutableEntry<>(members.next(), null);
+      }
+    };
   }
 }

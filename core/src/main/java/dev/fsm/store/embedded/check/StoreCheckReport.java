@@ -1,12 +1,11 @@
 package dev.fsm.store.embedded.check;
 
-import dev.fsm.store.embedded.StoreCheck;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * What {@link StoreCheck} found.
+ * What {@code StoreCheck} found.
  *
  * @param folder the store's folder
  * @param tasks tasks in the journal

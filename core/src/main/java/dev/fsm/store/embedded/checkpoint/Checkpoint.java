@@ -31,9 +31,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class Checkpoint {
 
-  /** The snapshot's name in the store folder. */
-  public static final String FILE = "snapshot";
-
   /**
    * Tasks are copied, with their histories, for at most this long per hold of the lock, and
    * while writers are at work the checkpoint holds the lock at most a third of the time (see
@@ -61,7 +58,7 @@ public final class Checkpoint {
       lastId[0] = index.lastTaskId();
       return journal.lastSequence();
     });
-    Path file = folder.resolve(FILE);
+    Path file = folder.resolve(SnapshotFile.NAME);
     SnapshotFile.Info info =
         SnapshotFile.write(file, last, new Copy(gate, index, lastId[0], stop));
     journal.deleteSegmentsBefore(last + 1);

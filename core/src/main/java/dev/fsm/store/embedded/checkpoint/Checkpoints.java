@@ -2,6 +2,7 @@ package dev.fsm.store.embedded.checkpoint;
 
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.store.embedded.journal.Threads;
 import dev.fsm.store.embedded.write.StoreGate;
 import java.io.IOException;
@@ -37,7 +38,7 @@ public final class Checkpoints {
     this.index = index;
     this.minGrowth = minGrowth;
     this.journalBytesAtOpen = bytesIn(journal.folder());
-    Path snapshot = folder.resolve(Checkpoint.FILE);
+    Path snapshot = folder.resolve(SnapshotFile.NAME);
     this.threshold = Math.max(minGrowth, Files.exists(snapshot) ? Files.size(snapshot) : 0);
   }
 

@@ -1,7 +1,6 @@
 package dev.fsm.store.embedded.event;
 
 import dev.fsm.store.MachineVersion;
-import dev.fsm.store.embedded.write.Leases;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.util.List;
@@ -28,7 +27,7 @@ public sealed interface StoreEvent {
 
   /**
    * Tasks were leased to a runner: written by stores of earlier versions, read from their
-   * journals and ignored, since leases now live on the heap ({@link Leases}).
+   * journals and ignored, since leases now live on the heap ({@code Leases}).
    */
   record Leased(List<Task> tasks) implements StoreEvent {
     public Leased {

@@ -5,8 +5,6 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
-import dev.fsm.store.embedded.write.Leases;
-import dev.fsm.store.embedded.write.StoreGate;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -35,13 +33,16 @@ import org.mapdb.serializer.SerializerArrayTuple;
 /**
  * The embedded store's index in MapDB (no transactions, explicit serializers, values in fsm's own
  * encoding): current tasks without their leases, the due queue, tasks by group, counts, history
- * and machine versions. A leased task is held out of the due queue ({@link Leases} says which,
+ * and machine versions. A leased task is held out of the due queue ({@code Leases} says which,
  * with each event). Everything can be rebuilt by applying the journal's events in order, and the
  * live store changes tasks only through {@link #apply}, so a rebuild ends where the live index
  * did once every lease has ended, as at every open. Not thread-safe: the store's index lock
- * guards it (see {@link StoreGate}).
+ * guards it (see {@code StoreGate}).
  */
 public final class TaskIndex implements AutoCloseable {
+
+  /** The index file's name in the store folder. */
+  public static final String FILE = "index.db";
 
   /** Bumped when the index's layout changes; an index of another format is rebuilt. */
   static final long FORMAT = 5;

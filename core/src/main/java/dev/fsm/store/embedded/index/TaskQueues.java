@@ -1,6 +1,5 @@
 package dev.fsm.store.embedded.index;
 
-import dev.fsm.store.embedded.write.Leases;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.time.Instant;
@@ -10,7 +9,7 @@ import java.util.Iterator;
 import java.util.NavigableSet;
 
 /**
- * The index's due queue: every scheduled task that no lease holds out of it (see {@link
+ * The index's due queue: every scheduled task that no lease holds out of it (see {@code
  * Leases}), by due time, each keyed by {@link IndexKeys#slot} so that claims are O(log n) and
  * oldest due first.
  */

@@ -1,8 +1,6 @@
 package dev.fsm.store.embedded.recovery;
 
 import dev.fsm.FsmException;
-import dev.fsm.store.embedded.EmbeddedStoreOptions;
-import dev.fsm.store.embedded.checkpoint.Checkpoint;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.JournalTail;
@@ -32,9 +30,6 @@ import org.mapdb.DB;
  */
 public final class IndexOpening {
 
-  /** The index file's name in the store folder. */
-  public static final String FILE = "index.db";
-
   private static final int PROGRESS_EVERY = 16_384;
 
   /** The index ready for use, and what was done to get it. */
@@ -50,12 +45,12 @@ public final class IndexOpening {
 
   private IndexOpening() {}
 
-  public static Opened open(Path folder, Journal journal, EmbeddedStoreOptions options)
-      throws IOException {
-    Duration timeout = options.indexOpenTimeout();
+  /** Uses the index left in {@code folder} or builds one; {@code forceRebuild} always builds. */
+  public static Opened open(Path folder, Journal journal, Duration timeout, boolean forceRebuild,
+      RebuildProgress progress) throws IOException {
     long started = System.nanoTime();
     deleteSpills(folder);
-    Path file = folder.resolve(FILE);
+    Path file = folder.resolve(TaskIndex.FILE);
     long last = journal.lastSequence();
     OptionalLong closedAt = CleanMarker.take(folder);
     boolean fresh = closedAt.isEmpty() && last == 0 && !Files.exists(file);
@@ -63,7 +58,7 @@ public final class IndexOpening {
     String why;
     if (fresh) {
       why = "created for a new store";
-    } else if (options.forceRebuild()) {
+    } else if (forceRebuild) {
       why = "a rebuild was asked for";
     } else if (closedAt.isEmpty()) {
       why = "the store was not closed cleanly";
@@ -71,7 +66,7 @@ public final class IndexOpening {
       why = CleanMarker.FILE + " names journal record " + closedAt.getAsLong()
           + " but the journal ends at record " + last;
     } else if (!Files.exists(file)) {
-      why = FILE + " is missing";
+      why = TaskIndex.FILE + " is missing";
     } else {
       try {
         index = openBounded(folder, file, last, timeout);
@@ -86,7 +81,7 @@ public final class IndexOpening {
     if (index == null) {
       Files.deleteIfExists(file);
       if (rebuilt) {
-        Rebuilt built = rebuild(folder, journal, file, options.progress());
+        Rebuilt built = rebuild(folder, journal, file, progress);
         index = built.index();
         replayed = built.records();
         fromSnapshot = built.fromSnapshot();
@@ -128,7 +123,7 @@ public final class IndexOpening {
    */
   public static Rebuilt rebuild(Path folder, Journal journal, Path file, RebuildProgress progress)
       throws IOException {
-    Path snapshot = folder.resolve(Checkpoint.FILE);
+    Path snapshot = folder.resolve(SnapshotFile.NAME);
     long last = journal.lastSequence();
     SnapshotFile.Info head = Files.exists(snapshot)
         ? SnapshotFile.peek(snapshot) : new SnapshotFile.Info(0, 0);
@@ -196,7 +191,7 @@ public final class IndexOpening {
    * same time-bounded check as at open, for a repair to read; null when it is missing or fails.
    */
   public static TaskIndex openIfClean(Path folder, long sequence, Duration timeout) {
-    Path file = folder.resolve(FILE);
+    Path file = folder.resolve(TaskIndex.FILE);
     if (!Files.isRegularFile(file)) {
       return null;
     }
@@ -223,10 +218,10 @@ public final class IndexOpening {
       }, passed -> { });
     } catch (TimeBound.Exceeded e) {
       closeAbandoned(db);
-      throw new Unusable(FILE + " did not open within " + timeout.toMillis() + " ms");
+      throw new Unusable(TaskIndex.FILE + " did not open within " + timeout.toMillis() + " ms");
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      throw new Unusable(FILE + " is damaged (" + cause.getClass().getSimpleName()
+      throw new Unusable(TaskIndex.FILE + " is damaged (" + cause.getClass().getSimpleName()
           + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -239,7 +234,7 @@ public final class IndexOpening {
       return TaskIndex.open(checked);
     } catch (RuntimeException | Error e) {
       closeQuietly(checked.db());
-      throw new Unusable(FILE + " could not be opened after its check (" + e + ")");
+      throw new Unusable(TaskIndex.FILE + " could not be opened after its check (" + e + ")");
     }
   }
 

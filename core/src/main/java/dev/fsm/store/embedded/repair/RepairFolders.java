@@ -1,11 +1,11 @@
 package dev.fsm.store.embedded.repair;
 
 import dev.fsm.FsmException;
-import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.checkpoint.Checkpoint;
 import dev.fsm.store.embedded.files.StoreFiles;
+import dev.fsm.store.embedded.index.TaskIndex;
+import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.store.embedded.recovery.CleanMarker;
-import dev.fsm.store.embedded.recovery.IndexOpening;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
@@ -33,8 +33,8 @@ public final class RepairFolders {
   public static final String REPORT = "repair-report.txt";
 
   /** The store's files a repair replaces, in the order they are moved aside. */
-  private static final List<String> ORIGINALS = List.of(EmbeddedStore.JOURNAL, Checkpoint.FILE,
-      IndexOpening.FILE, CleanMarker.FILE);
+  private static final List<String> ORIGINALS = List.of(Journal.FOLDER, SnapshotFile.NAME,
+      TaskIndex.FILE, CleanMarker.FILE);
 
   private RepairFolders() {}
 
@@ -96,19 +96,19 @@ public final class RepairFolders {
     boolean journalStaged = Files.exists(committed.resolve(NEW_JOURNAL));
     for (String name : ORIGINALS) {
       Path original = store.resolve(name);
-      boolean replaced = name.equals(EmbeddedStore.JOURNAL) && !journalStaged;
+      boolean replaced = name.equals(Journal.FOLDER) && !journalStaged;
       if (!replaced && Files.exists(original) && !Files.exists(committed.resolve(name))) {
         Files.move(original, committed.resolve(name), StandardCopyOption.ATOMIC_MOVE);
       }
     }
     CleanMarker.fsync(store);
     if (journalStaged) {
-      Files.move(committed.resolve(NEW_JOURNAL), store.resolve(EmbeddedStore.JOURNAL),
+      Files.move(committed.resolve(NEW_JOURNAL), store.resolve(Journal.FOLDER),
           StandardCopyOption.ATOMIC_MOVE);
       CleanMarker.fsync(store);
     }
     // Last: its absence is what says the swap is done.
-    Files.move(committed.resolve(NEW_SNAPSHOT), store.resolve(Checkpoint.FILE),
+    Files.move(committed.resolve(NEW_SNAPSHOT), store.resolve(SnapshotFile.NAME),
         StandardCopyOption.ATOMIC_MOVE);
     CleanMarker.fsync(store);
     CleanMarker.fsync(committed);

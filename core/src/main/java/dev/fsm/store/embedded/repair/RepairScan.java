@@ -1,12 +1,11 @@
 package dev.fsm.store.embedded.repair;
 
-import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.EmbeddedStoreOptions;
-import dev.fsm.store.embedded.checkpoint.Checkpoint;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.TaskIndex;
+import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalSalvage;
+import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.store.embedded.journal.SnapshotSalvage;
 import dev.fsm.store.embedded.recovery.CleanMarker;
 import dev.fsm.store.embedded.recovery.IndexOpening;
@@ -16,6 +15,7 @@ import dev.fsm.task.Task;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -54,10 +54,11 @@ public final class RepairScan implements AutoCloseable {
     this.folder = folder;
   }
 
-  public static RepairScan of(Path folder, EmbeddedStoreOptions options) throws IOException {
+  public static RepairScan of(Path folder, int maxRecordBytes, Duration indexOpenTimeout)
+      throws IOException {
     RepairScan scan = new RepairScan(folder);
     try {
-      scan.read(options);
+      scan.read(maxRecordBytes, indexOpenTimeout);
       return scan;
     } catch (IOException | RuntimeException | Error e) {
       scan.close();
@@ -65,8 +66,8 @@ public final class RepairScan implements AutoCloseable {
     }
   }
 
-  private void read(EmbeddedStoreOptions options) throws IOException {
-    Path snapshot = folder.resolve(Checkpoint.FILE);
+  private void read(int maxRecordBytes, Duration indexOpenTimeout) throws IOException {
+    Path snapshot = folder.resolve(SnapshotFile.NAME);
     OptionalLong covered = OptionalLong.empty();
     snapshotExists = Files.isRegularFile(snapshot);
     if (snapshotExists) {
@@ -88,8 +89,8 @@ public final class RepairScan implements AutoCloseable {
         }
       }).lastSequence();
     }
-    JournalSalvage.Result journal = JournalSalvage.read(folder.resolve(EmbeddedStore.JOURNAL),
-        options.journal().maxRecordBytes(), new JournalSalvage.Visitor() {
+    JournalSalvage.Result journal = JournalSalvage.read(folder.resolve(Journal.FOLDER),
+        maxRecordBytes, new JournalSalvage.Visitor() {
           @Override
           public void record(long sequence, byte[] payload) {
             StoreEvent event = decode(payload);
@@ -112,7 +113,7 @@ public final class RepairScan implements AutoCloseable {
     long end = Math.max(journal.lastSequence(), closedAt.orElse(0));
     if (closedAt.isPresent() && closedAt.getAsLong() >= snapshotSequence) {
       cleanIndex = IndexOpening.openIfClean(folder, closedAt.getAsLong(),
-          options.indexOpenTimeout());
+          indexOpenTimeout);
       clean = cleanIndex != null;
       cleanSequence = closedAt.getAsLong();
     }

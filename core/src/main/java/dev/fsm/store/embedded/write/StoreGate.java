@@ -1,13 +1,11 @@
 package dev.fsm.store.embedded.write;
 
 import dev.fsm.FsmException;
-import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.files.DiskFailure;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.Threads;
-import dev.fsm.store.embedded.recovery.IndexOpening;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -187,7 +185,7 @@ public final class StoreGate {
       pending.durable().join();
     } catch (CompletionException | CancellationException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      FsmException failed = DiskFailure.advice(folder.resolve(EmbeddedStore.JOURNAL), cause)
+      FsmException failed = DiskFailure.advice(folder.resolve(Journal.FOLDER), cause)
           .map(advice -> new FsmException("store " + folder + " could not save a change: "
               + advice + " (the changes acknowledged before it are safe)", cause))
           .orElseGet(() -> new FsmException("store " + folder + " could not write a change to"
@@ -304,7 +302,7 @@ public final class StoreGate {
     if (e instanceof FsmException f && f == broken.get()) {
       return f;
     }
-    Optional<String> disk = DiskFailure.advice(folder.resolve(IndexOpening.FILE), e);
+    Optional<String> disk = DiskFailure.advice(folder.resolve(TaskIndex.FILE), e);
     if (disk.isPresent()) {
       return new FsmException("store " + folder + " stopped: " + disk.get() + "; every change"
           + " acknowledged is safe in the journal, and the next open rebuilds the index from it",
