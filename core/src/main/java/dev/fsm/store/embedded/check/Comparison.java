@@ -69,11 +69,11 @@ public final class Comparison {
     }
   }
 
-  public int collections() {
+  int collections() {
     return collections;
   }
 
-  public long entries() {
+  long entries() {
     return entries;
   }
 

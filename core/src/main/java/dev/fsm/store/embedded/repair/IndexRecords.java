@@ -17,10 +17,10 @@ import java.util.function.Consumer;
  * every task with its history in id order), read lazily from an index nothing else uses: what a
  * repair writes once it has built the state it kept. Each task is also shown to {@code seen}.
  */
-public final class IndexRecords implements Iterator<byte[]> {
+final class IndexRecords implements Iterator<byte[]> {
 
   /** A task as it is written, and whether its machine version is registered. */
-  public record Kept(Task task, boolean registered) {}
+  record Kept(Task task, boolean registered) {}
 
   private final TaskIndex index;
   private final Consumer<Kept> seen;
@@ -28,7 +28,7 @@ public final class IndexRecords implements Iterator<byte[]> {
   private final Set<String> versions = new HashSet<>();
   private final Iterator<Task> tasks;
 
-  public IndexRecords(TaskIndex index, Consumer<Kept> seen) {
+  IndexRecords(TaskIndex index, Consumer<Kept> seen) {
     this.index = index;
     this.seen = seen;
     for (MachineVersion v : index.allVersions()) {

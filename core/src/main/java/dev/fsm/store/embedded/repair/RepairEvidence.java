@@ -13,28 +13,28 @@ import java.util.Map;
  * whose creation no record holds, or a history place below one a record holds that no record
  * fills, lost something. Memory grows with the tasks (an id and a few words each).
  */
-public final class RepairEvidence {
+final class RepairEvidence {
 
   /** One task's evidence. */
-  public static final class Of {
+  static final class Of {
     /** The whole task with its first {@code baseLength} entries, from a snapshot or index. */
     boolean base;
-    public int baseLength;
+    int baseLength;
     boolean created;
-    public final BitSet places = new BitSet();
+    final BitSet places = new BitSet();
 
     /** How many history entries the evidence says the task had. */
-    public int length() {
+    int length() {
       return Math.max(baseLength, places.length());
     }
 
     /** True when neither a base nor a creation record shows the task was created. */
-    public boolean creationLost() {
+    boolean creationLost() {
       return !base && !created;
     }
 
     /** History places below {@code length} that no record holds, from 0. */
-    public List<Integer> missingBelow(int length) {
+    List<Integer> missingBelow(int length) {
       List<Integer> missing = new ArrayList<>();
       for (int p = baseLength; p < length; p++) {
         if (!places.get(p)) {
@@ -48,14 +48,14 @@ public final class RepairEvidence {
   private final Map<String, Of> tasks = new HashMap<>();
 
   /** A task as a snapshot or index holds it, with its whole history. */
-  public void base(String id, int historyLength) {
+  void base(String id, int historyLength) {
     Of o = of(id);
     o.base = true;
     o.baseLength = Math.max(o.baseLength, historyLength);
   }
 
   /** A journal record's event. */
-  public void journal(StoreEvent event) {
+  void journal(StoreEvent event) {
     if (event instanceof StoreEvent.Created c) {
       for (Task t : c.tasks()) {
         of(t.id()).created = true;
@@ -68,7 +68,7 @@ public final class RepairEvidence {
   }
 
   /** The task's evidence; null when no record names it. */
-  public Of get(String id) {
+  Of get(String id) {
     return tasks.get(id);
   }
 

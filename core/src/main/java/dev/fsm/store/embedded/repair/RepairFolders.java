@@ -27,10 +27,10 @@ import java.util.Optional;
 public final class RepairFolders {
 
   static final String STAGE = "repair.tmp";
-  public static final String PREFIX = "damaged-";
+  static final String PREFIX = "damaged-";
   public static final String NEW_SNAPSHOT = "repaired-snapshot";
   public static final String NEW_JOURNAL = "repaired-journal";
-  public static final String REPORT = "repair-report.txt";
+  static final String REPORT = "repair-report.txt";
 
   /** The store's files a repair replaces, in the order they are moved aside. */
   private static final List<String> ORIGINALS = List.of(Journal.FOLDER, SnapshotFile.NAME,
@@ -39,7 +39,7 @@ public final class RepairFolders {
   private RepairFolders() {}
 
   /** The committed repair folder whose swap was cut short, if any. */
-  public static Optional<Path> unfinished(Path store) throws IOException {
+  static Optional<Path> unfinished(Path store) throws IOException {
     if (!Files.isDirectory(store)) {
       return Optional.empty();
     }
@@ -68,7 +68,7 @@ public final class RepairFolders {
   }
 
   /** A new, empty staging folder; one a killed repair left before committing is removed. */
-  public static Path stage(Path store) throws IOException {
+  static Path stage(Path store) throws IOException {
     Path stage = store.resolve(STAGE);
     deleteTree(stage);
     StoreFiles.createFolder(stage);
@@ -76,7 +76,7 @@ public final class RepairFolders {
   }
 
   /** Commits a staged repair; returns the folder that now holds it. */
-  public static Path commit(Path store, Path stage, String time) throws IOException {
+  static Path commit(Path store, Path stage, String time) throws IOException {
     Path committed = store.resolve(PREFIX + time);
     for (int n = 2; Files.exists(committed); n++) {
       committed = store.resolve(PREFIX + time + "-" + n);
@@ -92,7 +92,7 @@ public final class RepairFolders {
    * of it. Every step is a rename that a rerun skips once done: an original is moved only while
    * the new file that replaces it is still staged.
    */
-  public static void swap(Path store, Path committed) throws IOException {
+  static void swap(Path store, Path committed) throws IOException {
     boolean journalStaged = Files.exists(committed.resolve(NEW_JOURNAL));
     for (String name : ORIGINALS) {
       Path original = store.resolve(name);

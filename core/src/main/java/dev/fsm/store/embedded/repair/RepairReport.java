@@ -87,7 +87,7 @@ public record RepairReport(Path folder, List<Damaged> damage, List<Range> missin
   }
 
   /** The report of a run that finished an interrupted repair, whose saved report is given. */
-  public static RepairReport resumed(Path folder, Path damagedFolder, List<String> saved) {
+  static RepairReport resumed(Path folder, Path damagedFolder, List<String> saved) {
     return new RepairReport(folder, List.of(), List.of(), List.of(), "", 0, 0, List.of(),
         List.of(),
         List.of(), Optional.of(damagedFolder), saved);

@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * index a clean close left can be the basis of the repaired state (it holds every change up to
  * its close, whatever the journal lost before that).
  */
-public final class RepairScan implements AutoCloseable {
+final class RepairScan implements AutoCloseable {
 
   private final Path folder;
   private final List<Damaged> damage = new ArrayList<>();
@@ -54,7 +54,7 @@ public final class RepairScan implements AutoCloseable {
     this.folder = folder;
   }
 
-  public static RepairScan of(Path folder, int maxRecordBytes, Duration indexOpenTimeout)
+  static RepairScan of(Path folder, int maxRecordBytes, Duration indexOpenTimeout)
       throws IOException {
     RepairScan scan = new RepairScan(folder);
     try {
@@ -175,7 +175,7 @@ public final class RepairScan implements AutoCloseable {
     return ranges;
   }
 
-  public static StoreEvent decode(byte[] payload) {
+  static StoreEvent decode(byte[] payload) {
     try {
       return StoreEventCodec.decode(payload);
     } catch (RuntimeException e) {
@@ -184,37 +184,37 @@ public final class RepairScan implements AutoCloseable {
   }
 
   /** True when there is nothing to repair. */
-  public boolean sound() {
+  boolean sound() {
     return damage.isEmpty() && missing.isEmpty();
   }
 
-  public RepairReport soundReport() {
+  RepairReport soundReport() {
     return new RepairReport(folder, List.of(), List.of(), List.of(), basis(), 0, lastRecord,
         List.of(),
         List.of(), List.of(), Optional.empty(), List.of());
   }
 
   /** The index a clean close left, when it can be the basis; null otherwise. */
-  public TaskIndex cleanIndex() {
+  TaskIndex cleanIndex() {
     return cleanIndex;
   }
 
   /** True when the clean index is the basis. */
-  public boolean basedOnCleanIndex() {
+  boolean basedOnCleanIndex() {
     return clean;
   }
 
   /** True when the snapshot's sound records are the basis. */
-  public boolean snapshotUsable() {
+  boolean snapshotUsable() {
     return !clean && snapshotExists;
   }
 
   /** The journal record the basis covers: later records are applied over it. */
-  public long basisSequence() {
+  long basisSequence() {
     return clean ? cleanSequence : snapshotSequence;
   }
 
-  public String basis() {
+  String basis() {
     if (clean) {
       return "the clean index (closed at journal record " + cleanSequence + ")";
     }
@@ -222,29 +222,29 @@ public final class RepairScan implements AutoCloseable {
         + " journal after it" : "the journal";
   }
 
-  public long lastRecord() {
+  long lastRecord() {
     return lastRecord;
   }
 
-  public List<Damaged> damage() {
+  List<Damaged> damage() {
     return damage;
   }
 
   /** Journal records after the snapshot that no sound, decodable record holds. */
-  public List<Range> missingRecords() {
+  List<Range> missingRecords() {
     return missing;
   }
 
   /** The missing records the basis does not cover either. */
-  public List<Range> lostRecords() {
+  List<Range> lostRecords() {
     return lost;
   }
 
-  public RepairEvidence salvaged() {
+  RepairEvidence salvaged() {
     return salvaged;
   }
 
-  public Map<String, Set<Integer>> hintedTasks() {
+  Map<String, Set<Integer>> hintedTasks() {
     return hinted;
   }
 
