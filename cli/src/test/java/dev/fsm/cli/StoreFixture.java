@@ -1,8 +1,8 @@
 package dev.fsm.cli;
 
 import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.KeySerializer;
-import dev.fsm.store.embedded.StoreEventCodec;
+import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.store.embedded.index.KeySerializer;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;

@@ -1,7 +1,7 @@
 package dev.fsm.bench;
 
-import dev.fsm.store.embedded.StoreEvent;
-import dev.fsm.store.embedded.StoreEventCodec;
+import dev.fsm.store.embedded.event.StoreEvent;
+import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;

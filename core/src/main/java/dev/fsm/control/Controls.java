@@ -1,7 +1,7 @@
 package dev.fsm.control;
 
 import dev.fsm.operations.Operations;
-import dev.fsm.store.embedded.StoreInUseException;
+import dev.fsm.store.embedded.owner.StoreInUseException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Supplier;

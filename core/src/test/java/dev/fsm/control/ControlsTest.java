@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.operations.Operations;
-import dev.fsm.store.embedded.StoreInUseException;
-import dev.fsm.store.embedded.StoreLock;
+import dev.fsm.store.embedded.owner.StoreInUseException;
+import dev.fsm.store.embedded.owner.StoreLock;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.net.StandardProtocolFamily;

@@ -10,7 +10,7 @@ import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.StoreCheck;
-import dev.fsm.store.embedded.StoreWaiting;
+import dev.fsm.store.embedded.owner.StoreWaiting;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

@@ -8,10 +8,24 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
-import dev.fsm.store.embedded.StoreGate.Pending;
+import dev.fsm.store.embedded.checkpoint.Checkpoint;
+import dev.fsm.store.embedded.checkpoint.CheckpointReport;
+import dev.fsm.store.embedded.checkpoint.Checkpoints;
 import dev.fsm.store.embedded.files.DiskFailure;
+import dev.fsm.store.embedded.index.IndexFlusher;
+import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalStats;
+import dev.fsm.store.embedded.owner.StoreInUseException;
+import dev.fsm.store.embedded.owner.StoreLock;
+import dev.fsm.store.embedded.recovery.CleanMarker;
+import dev.fsm.store.embedded.recovery.IndexOpening;
+import dev.fsm.store.embedded.recovery.OpenReport;
+import dev.fsm.store.embedded.repair.RepairFolders;
+import dev.fsm.store.embedded.write.Leases;
+import dev.fsm.store.embedded.write.Records;
+import dev.fsm.store.embedded.write.StoreGate;
+import dev.fsm.store.embedded.write.StoreGate.Pending;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
@@ -39,9 +53,6 @@ import java.util.function.Supplier;
  */
 public final class EmbeddedStore implements Store {
 
-  /** The journal's folder inside the store folder. */
-  static final String JOURNAL = "journal";
-
   private final Path folder;
   private final StoreLock owner;
   private final Journal journal;
@@ -64,7 +75,7 @@ public final class EmbeddedStore implements Store {
     this.gate = new StoreGate(folder, journal, index, leases);
     this.checkpoints =
         new Checkpoints(folder, gate, journal, index, options.checkpointBytes());
-    this.flusher = IndexFlusher.start(folder.resolve(IndexOpening.FILE));
+    this.flusher = IndexFlusher.start(folder.resolve(TaskIndex.FILE));
   }
 
   /** Opens the store in {@code folder}, creating it when missing, with default options. */
@@ -88,9 +99,10 @@ public final class EmbeddedStore implements Store {
       RepairFolders.refuseUnfinished(folder);
       // A clean close vouches for every record up to its marker: a journal ending before it
       // lost acknowledged records, so it is refused rather than cut (see JournalRecovery).
-      journal = Journal.open(folder.resolve(JOURNAL), options.journal(),
+      journal = Journal.open(folder.resolve(Journal.FOLDER), options.journal(),
           CleanMarker.peek(folder).orElse(0));
-      IndexOpening.Opened opened = IndexOpening.open(folder, journal, options);
+      IndexOpening.Opened opened = IndexOpening.open(folder, journal,
+          options.indexOpenTimeout(), options.forceRebuild(), options.progress());
       try {
         return new EmbeddedStore(folder, owner, journal, opened, options);
       } catch (IOException | RuntimeException | Error e) {
@@ -344,7 +356,7 @@ public final class EmbeddedStore implements Store {
         index.close();
       }
       if (clean) {
-        CleanMarker.fsync(folder.resolve(IndexOpening.FILE));
+        CleanMarker.fsync(folder.resolve(TaskIndex.FILE));
         CleanMarker.write(folder, sequence);
       }
     } catch (IOException | RuntimeException e) {

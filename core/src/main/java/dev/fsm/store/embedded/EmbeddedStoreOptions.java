@@ -1,6 +1,8 @@
 package dev.fsm.store.embedded;
 
 import dev.fsm.store.embedded.journal.JournalOptions;
+import dev.fsm.store.embedded.owner.StoreWaiting;
+import dev.fsm.store.embedded.recovery.RebuildProgress;
 import java.time.Duration;
 import java.util.Objects;
 

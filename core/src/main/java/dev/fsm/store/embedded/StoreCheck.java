@@ -1,20 +1,15 @@
 package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
-import java.io.IOException;
+import dev.fsm.store.embedded.check.IndexCheck;
+import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.recovery.RebuildProgress;
+import dev.fsm.store.embedded.recovery.TimeBound;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.AbstractMap;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Verifies an open embedded store's index against its journal ({@code fsm store check}): builds a
@@ -39,7 +34,7 @@ public final class StoreCheck {
 
   /** True when {@code folder} holds an embedded store (its journal), without creating one. */
   public static boolean holdsStore(Path folder) {
-    return Files.isDirectory(folder.resolve(EmbeddedStore.JOURNAL));
+    return Files.isDirectory(folder.resolve(Journal.FOLDER));
   }
 
   /**
@@ -62,7 +57,8 @@ public final class StoreCheck {
     Path file = store.folder().resolve(FILE);
     try {
       return TimeBound.call("fsm-store-check", limit,
-          () -> store.locked(() -> checkInto(store, file, progress)), late -> { });
+          () -> store.locked(() -> IndexCheck.compare(store.folder(), store.journal(), store.index(),
+              file, progress)), late -> { });
     } catch (TimeBound.Exceeded e) {
       throw new Stuck("checking store " + store.folder() + " did not finish within "
           + limit.toMillis() + " ms: its index may be damaged so that reading it loops; run"
@@ -78,73 +74,5 @@ public final class StoreCheck {
       Thread.currentThread().interrupt();
       throw new FsmException("checking store " + store.folder() + " was interrupted");
     }
-  }
-
-  private static StoreCheckReport checkInto(EmbeddedStore store, Path file,
-      RebuildProgress progress) {
-    long started = System.nanoTime();
-    Comparison comparison = new Comparison();
-    long replayed = 0;
-    long tasks = 0;
-    Optional<String> journalProblem = Optional.empty();
-    try {
-      Files.deleteIfExists(file);
-      try {
-        IndexOpening.Rebuilt built = null;
-        try {
-          built = IndexOpening.rebuild(store.folder(), store.journal(), file, progress);
-        } catch (FsmException e) {
-          journalProblem = Optional.of(e.getMessage());
-        }
-        if (built != null) {
-          try (TaskIndex fresh = built.index()) {
-            replayed = built.records();
-            SortedMap<String, Object> expected = fresh.collections();
-            SortedMap<String, Object> actual = store.index().collections();
-            for (String name : union(expected.keySet(), actual.keySet())) {
-              comparison.compare(name, expected.get(name), actual.get(name));
-            }
-            tasks = ((Map<?, ?>) expected.getOrDefault("tasks", Map.of())).size();
-          }
-        }
-      } finally {
-        Files.deleteIfExists(file);
-      }
-    } catch (IOException e) {
-      journalProblem = Optional.of("the journal of store " + store.folder()
-          + " could not be read: " + e);
-    }
-    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-    return new StoreCheckReport(store.folder(), tasks, replayed, comparison.collections(),
-        comparison.entries(), comparison.differencesFound(), comparison.differences(), millis,
-        journalProblem);
-  }
-
-  private static List<String> union(Set<String> a, Set<String> b) {
-    TreeSet<String> all = new TreeSet<>(a);
-    all.addAll(b);
-    return List.copyOf(all);
-  }
-
-  /** An iterator over a map's entries or a set's members (with null values). */
-  static Iterator<Map.Entry<Object, Object>> entries(Object collection) {
-    if (collection instanceof Map<?, ?> map) {
-      @SuppressWarnings("unchecked")
-      Iterator<Map.Entry<Object, Object>> it =
-          ((Map<Object, Object>) map).entrySet().iterator();
-      return it;
-    }
-    Iterator<?> members = ((Iterable<?>) collection).iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return members.hasNext();
-      }
-
-      @Override
-      public Map.Entry<Object, Object> next() {
-        return new AbstractMap.SimpleImmutableEntry<>(members.next(), null);
-      }
-    };
   }
 }

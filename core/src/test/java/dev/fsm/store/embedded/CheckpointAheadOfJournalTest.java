@@ -3,6 +3,10 @@ package dev.fsm.store.embedded;
 import static dev.fsm.store.embedded.Workload.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fsm.store.embedded.checkpoint.Checkpoint;
+import dev.fsm.store.embedded.checkpoint.CheckpointReport;
+import dev.fsm.store.embedded.event.StoreEvent;
+import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
@@ -102,7 +106,7 @@ class CheckpointAheadOfJournalTest {
       ahead = store.get(ID).orElseThrow();
       history = store.history(ID);
     }
-    SnapshotFile.write(cut.resolve(Checkpoint.FILE), covered,
+    SnapshotFile.write(cut.resolve(SnapshotFile.NAME), covered,
         List.of(StoreEventCodec.encode(new StoreEvent.Restored(ahead, history))).iterator());
     try (EmbeddedStore store = EmbeddedStore.open(cut, options.forceRebuild(true))) {
       String seen = Expect.observe(store, ID);

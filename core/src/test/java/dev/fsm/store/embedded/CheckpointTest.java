@@ -7,7 +7,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.FsmException;
 import dev.fsm.store.embedded.Workload.Seen;
+import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.checkpoint.CheckpointReport;
+import dev.fsm.store.embedded.index.TaskIndex;
+import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalOptions;
+import dev.fsm.store.embedded.journal.SnapshotFile;
+import dev.fsm.store.embedded.recovery.CleanMarker;
+import dev.fsm.store.embedded.recovery.RebuildProgress;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
@@ -160,7 +167,7 @@ class CheckpointTest {
       before = Workload.read(store);
       written = store.journal().stats().bytes();
     }
-    assertThat(bytesIn(folder.resolve(EmbeddedStore.JOURNAL)))
+    assertThat(bytesIn(folder.resolve(Journal.FOLDER)))
         .as("the journal holds the changes since a recent checkpoint, not all %d bytes", written)
         .isLessThan(written / 3);
     assertThat(firstSegmentStart(folder)).isGreaterThan(1);
@@ -182,7 +189,7 @@ class CheckpointTest {
       store.checkpoint();
     }
     Files.delete(folder.resolve(CleanMarker.FILE));
-    Path snapshot = folder.resolve(Checkpoint.FILE);
+    Path snapshot = folder.resolve(SnapshotFile.NAME);
     try (RandomAccessFile f = new RandomAccessFile(snapshot.toFile(), "rw")) {
       f.seek(f.length() / 2);
       int b = f.read();
@@ -235,7 +242,7 @@ class CheckpointTest {
   }
 
   private static long firstSegmentStart(Path folder) throws IOException {
-    try (Stream<Path> files = Files.list(folder.resolve(EmbeddedStore.JOURNAL))) {
+    try (Stream<Path> files = Files.list(folder.resolve(Journal.FOLDER))) {
       String name = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".log"))
           .sorted().findFirst().orElseThrow();
       return Long.parseLong(name.substring("journal-".length(), name.indexOf('.')));

@@ -2,6 +2,9 @@ package dev.fsm.store.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.recovery.RebuildProgress;
+import dev.fsm.store.embedded.recovery.TimeBound;
 import dev.fsm.task.Task;
 import java.nio.file.Files;
 import java.nio.file.Path;

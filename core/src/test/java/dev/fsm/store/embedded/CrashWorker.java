@@ -5,6 +5,7 @@ import static dev.fsm.store.embedded.CrashWriter.LEASE;
 import static dev.fsm.store.embedded.CrashWriter.NOW;
 
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.CommandTable;

@@ -10,7 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.fsm.FsmException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.Workload.Seen;
+import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.JournalFaults;
+import dev.fsm.store.embedded.owner.StoreInUseException;
+import dev.fsm.store.embedded.recovery.CleanMarker;
+import dev.fsm.store.embedded.recovery.OpenReport;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
@@ -138,7 +142,7 @@ class EmbeddedStoreRecoveryTest {
       assertThat(store.openReport().rebuilt()).isFalse();
     }
     assertThat(left).noneMatch(Files::exists);
-    assertThat(folder.resolve(IndexOpening.FILE)).exists();
+    assertThat(folder.resolve(TaskIndex.FILE)).exists();
   }
 
   @Test
@@ -164,7 +168,7 @@ class EmbeddedStoreRecoveryTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       assertThat(store.openReport().why()).isEqualTo("the store was not closed cleanly");
     }
-    Files.delete(folder.resolve(IndexOpening.FILE));
+    Files.delete(folder.resolve(TaskIndex.FILE));
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       assertThat(store.openReport().why()).isEqualTo("index.db is missing");
       assertThat(store.list(TaskQuery.all(100))).hasSize(60);
@@ -179,7 +183,7 @@ class EmbeddedStoreRecoveryTest {
       Workload.run(store);
       before = Workload.withoutLeases(Workload.read(store));
     }
-    Path index = folder.resolve(IndexOpening.FILE);
+    Path index = folder.resolve(TaskIndex.FILE);
     long size = Files.size(index);
     byte[] garbage = new byte[(int) size];
     new Random(42).nextBytes(garbage);
@@ -196,7 +200,7 @@ class EmbeddedStoreRecoveryTest {
       store.update("w-00", t -> Commands.apply(t, Command.KILL,
           new Commands.Request(null, "", "ann"), T0));
     }
-    Files.copy(other.resolve(IndexOpening.FILE), index,
+    Files.copy(other.resolve(TaskIndex.FILE), index,
         StandardCopyOption.REPLACE_EXISTING);
     assertRebuiltFrom(folder, "index.db is damaged (DataCorruption: it was closed at journal"
         + " record", before);

@@ -9,6 +9,7 @@ import dev.fsm.FsmException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.journal.JournalOptions;
 import dev.fsm.store.embedded.journal.JournalStats;
+import dev.fsm.store.embedded.recovery.CleanMarker;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;

@@ -3,8 +3,15 @@ package dev.fsm.store.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.fsm.store.embedded.StoreCheckReport.Difference;
-import dev.fsm.store.embedded.StoreCheckReport.Kind;
+import dev.fsm.store.embedded.check.Comparison;
+import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
+import dev.fsm.store.embedded.check.StoreCheckReport.Kind;
+import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.store.embedded.index.IndexKeys;
+import dev.fsm.store.embedded.index.KeySerializer;
+import dev.fsm.store.embedded.index.TaskIndex;
+import dev.fsm.store.embedded.recovery.RebuildProgress;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.nio.file.Files;
@@ -52,7 +59,7 @@ class StoreCheckTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       Workload.run(store);
     }
-    DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE)).db();
+    DB db = TaskIndex.openFile(folder.resolve(TaskIndex.FILE)).db();
     try {
       var tasks = db.treeMap("tasks", KeySerializer.INSTANCE, Serializer.BYTE_ARRAY).open();
       Task t = TaskIndex.decode(tasks.get(IndexKeys.id("w-05")));
@@ -84,7 +91,7 @@ class StoreCheckTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       Workload.run(store);
     }
-    DB db = TaskIndex.openFile(folder.resolve(IndexOpening.FILE)).db();
+    DB db = TaskIndex.openFile(folder.resolve(TaskIndex.FILE)).db();
     try {
       db.treeMap("history", KeySerializer.INSTANCE, KeySerializer.INSTANCE).open().clear();
     } finally {

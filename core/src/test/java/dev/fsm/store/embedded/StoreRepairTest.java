@@ -6,10 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.FsmException;
 import dev.fsm.store.TaskQuery;
-import dev.fsm.store.embedded.RepairReport.LostTask;
-import dev.fsm.store.embedded.RepairReport.Range;
+import dev.fsm.store.embedded.event.StoreEvent;
+import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.journal.JournalDamagedException;
 import dev.fsm.store.embedded.journal.JournalSalvage;
+import dev.fsm.store.embedded.journal.SnapshotFile;
+import dev.fsm.store.embedded.recovery.CleanMarker;
+import dev.fsm.store.embedded.repair.RepairFolders;
+import dev.fsm.store.embedded.repair.RepairReport;
+import dev.fsm.store.embedded.repair.RepairReport.LostTask;
+import dev.fsm.store.embedded.repair.RepairReport.Range;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
 import dev.fsm.task.Task;
@@ -167,7 +173,7 @@ class StoreRepairTest {
       command(s, "t-06", Command.RUN);
       Workload.copyFolder(store, crashed);
     }
-    Path snapshot = crashed.resolve(Checkpoint.FILE);
+    Path snapshot = crashed.resolve(SnapshotFile.NAME);
     Map<String, Long> records = snapshotRecords(snapshot);
     flip(snapshot, records.get("t-06") + 4);
     flip(snapshot, records.get("t-08") + 4);

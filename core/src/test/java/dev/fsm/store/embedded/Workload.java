@@ -4,6 +4,8 @@ import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.store.embedded.index.TaskIndex;
+import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
@@ -134,7 +136,7 @@ final class Workload {
   }
 
   static Path lastSegment(Path store) throws IOException {
-    try (Stream<Path> files = Files.list(store.resolve(EmbeddedStore.JOURNAL))) {
+    try (Stream<Path> files = Files.list(store.resolve(Journal.FOLDER))) {
       return files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted()
           .reduce((a, b) -> b).orElseThrow();
     }

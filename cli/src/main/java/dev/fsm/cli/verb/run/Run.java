@@ -17,7 +17,7 @@ import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.StoreCheck;
-import dev.fsm.store.embedded.StoreInUseException;
+import dev.fsm.store.embedded.owner.StoreInUseException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;

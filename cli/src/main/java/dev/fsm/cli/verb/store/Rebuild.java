@@ -5,7 +5,7 @@ import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
-import dev.fsm.store.embedded.OpenReport;
+import dev.fsm.store.embedded.recovery.OpenReport;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;

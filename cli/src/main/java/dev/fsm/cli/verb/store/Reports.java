@@ -1,9 +1,9 @@
 package dev.fsm.cli.verb.store;
 
-import dev.fsm.store.embedded.OpenReport;
-import dev.fsm.store.embedded.RepairReport;
-import dev.fsm.store.embedded.StoreCheckReport;
-import dev.fsm.store.embedded.StoreCheckReport.Difference;
+import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
+import dev.fsm.store.embedded.recovery.OpenReport;
+import dev.fsm.store.embedded.repair.RepairReport;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,7 +5,7 @@ import dev.fsm.cli.common.StopSignal;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.control.OwnerLostException;
 import dev.fsm.operations.Operations;
-import dev.fsm.store.embedded.StoreInUseException;
+import dev.fsm.store.embedded.owner.StoreInUseException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Optional;

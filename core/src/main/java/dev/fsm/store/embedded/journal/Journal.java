@@ -28,6 +28,9 @@ import java.util.concurrent.ConcurrentSkipListMap;
  */
 public final class Journal implements AutoCloseable {
 
+  /** The journal's folder inside a store folder. */
+  public static final String FOLDER = "journal";
+
   private static final String LOCK_FILE = "journal.lock";
 
   private final Path folder;

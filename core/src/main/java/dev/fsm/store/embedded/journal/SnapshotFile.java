@@ -24,6 +24,9 @@ import java.util.zip.CRC32C;
  */
 public final class SnapshotFile {
 
+  /** The snapshot's name in a store folder. */
+  public static final String NAME = "snapshot";
+
   /** What a snapshot holds. */
   public record Info(long lastSequence, long records) {}
 

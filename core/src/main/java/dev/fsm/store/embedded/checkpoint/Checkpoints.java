@@ -1,0 +1,119 @@
+package dev.fsm.store.embedded.checkpoint;
+
+import dev.fsm.store.embedded.index.TaskIndex;
+import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.SnapshotFile;
+import dev.fsm.store.embedded.journal.Threads;
+import dev.fsm.store.embedded.write.StoreGate;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * When an embedded store takes checkpoints: when asked, and on a background thread once the
+ * journal has grown by the larger of a set amount and the last snapshot's size since the last
+ * one, so that checkpoints cost at most about one snapshot's writing per journal written and the
+ * journal stays within a small multiple of live data.
+ */
+public final class Checkpoints {
+
+  private final Path folder;
+  private final StoreGate gate;
+  private final Journal journal;
+  private final TaskIndex index;
+  private final long minGrowth;
+  private final long journalBytesAtOpen;
+  private final Object oneAtATime = new Object();
+  private volatile boolean stopping;
+  private volatile long coveredBytes;
+  private volatile long threshold;
+  private Thread background;
+
+  public Checkpoints(Path folder, StoreGate gate, Journal journal, TaskIndex index, long minGrowth)
+      throws IOException {
+    this.folder = folder;
+    this.gate = gate;
+    this.journal = journal;
+    this.index = index;
+    this.minGrowth = minGrowth;
+    this.journalBytesAtOpen = bytesIn(journal.folder());
+    Path snapshot = folder.resolve(SnapshotFile.NAME);
+    this.threshold = Math.max(minGrowth, Files.exists(snapshot) ? Files.size(snapshot) : 0);
+  }
+
+  /** Takes a checkpoint now, after any running one; see {@link Checkpoint}. */
+  public CheckpointReport take() throws IOException {
+    synchronized (oneAtATime) {
+      long grown = journalBytes();
+      CheckpointReport report = Checkpoint.take(folder, gate, journal, index, () -> stopping);
+      coveredBytes = grown;
+      threshold = Math.max(minGrowth, report.bytes());
+      return report;
+    }
+  }
+
+  /** Starts a background checkpoint when the journal has grown enough and none is running. */
+  public void maybeStart() {
+    if (minGrowth <= 0 || stopping || journalBytes() - coveredBytes < threshold) {
+      return;
+    }
+    synchronized (this) {
+      if (stopping || (background != null && background.isAlive())) {
+        return;
+      }
+      background = new Thread(this::takeInBackground, "fsm-checkpoint");
+      background.setDaemon(true);
+      background.start();
+    }
+  }
+
+  /** Waits until no background checkpoint is running. */
+  public void awaitBackground() throws InterruptedException {
+    Thread running;
+    synchronized (this) {
+      running = background;
+    }
+    if (running != null) {
+      running.join();
+    }
+  }
+
+  /** Abandons a running checkpoint and waits for its thread; no new one starts. */
+  public void close() {
+    Thread running;
+    synchronized (this) {
+      stopping = true;
+      running = background;
+    }
+    if (running == null) {
+      return;
+    }
+    Threads.joinUninterruptibly(running);
+  }
+
+  private void takeInBackground() {
+    try {
+      take();
+    } catch (Checkpoint.CancelledException e) {
+      // The store is closing; the old snapshot and the journal still hold everything.
+    } catch (IOException | RuntimeException e) {
+      // Nothing is lost: the journal still holds every change. Try again after more growth.
+      coveredBytes = journalBytes();
+    }
+  }
+
+  private long journalBytes() {
+    return journalBytesAtOpen + journal.bytesWritten();
+  }
+
+  private static long bytesIn(Path folder) throws IOException {
+    try (Stream<Path> files = Files.list(folder)) {
+      long total = 0;
+      for (Path f : (Iterable<Path>) files::iterator) {
+        total += Files.isRegularFile(f) ? Files.size(f) : 0;
+      }
+      return total;
+    }
+  }
+}

@@ -1,0 +1,210 @@
+package dev.fsm.store.embedded.event;
+
+import dev.fsm.store.MachineVersion;
+import dev.fsm.task.Lease;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskError;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * fsm's own versioned binary encoding of {@link StoreEvent}s, used for journal records and index
+ * values (never MapDB's default serializer, so the format stays under fsm's control). Varints
+ * keep a task with a 200-byte context near 260 bytes.
+ */
+public final class StoreEventCodec {
+
+  /** Bumped when the encoding changes; older versions stay readable. */
+  static final int FORMAT = 1;
+
+  private static final int CREATED = 1;
+  private static final int CHANGED = 2;
+  private static final int LEASED = 3;
+  private static final int REGISTERED = 4;
+  private static final int RESTORED = 5;
+
+  /** Status codes on disk, fixed here rather than taken from enum order. */
+  private static final TaskStatus[] STATUS_CODES = {
+    null, TaskStatus.RUNNABLE, TaskStatus.SLEEPING, TaskStatus.PAUSED, TaskStatus.FAULT,
+    TaskStatus.COMPLETED, TaskStatus.FAILED, TaskStatus.KILLED,
+  };
+
+  private StoreEventCodec() {}
+
+  /** The bytes of an event. */
+  public static byte[] encode(StoreEvent event) {
+    ByteWriter w = new ByteWriter().writeByte(FORMAT);
+    if (event instanceof StoreEvent.Created c) {
+      w.writeByte(CREATED);
+      writeTasks(w, c.tasks());
+    } else if (event instanceof StoreEvent.Changed c) {
+      w.writeByte(CHANGED);
+      writeTask(w, c.task());
+      writeTransition(w, c.entry());
+      w.writeVarLong(c.historyIndex());
+    } else if (event instanceof StoreEvent.Restored r) {
+      w.writeByte(RESTORED);
+      writeTask(w, r.task());
+      w.writeVarLong(r.history().size());
+      for (Transition t : r.history()) {
+        writeTransition(w, t);
+      }
+    } else if (event instanceof StoreEvent.Leased l) {
+      w.writeByte(LEASED);
+      writeTasks(w, l.tasks());
+    } else if (event instanceof StoreEvent.Registered r) {
+      w.writeByte(REGISTERED);
+      MachineVersion v = r.version();
+      w.writeString(v.machine()).writeString(v.version()).writeVarLong(v.number())
+          .writeInstant(v.registered()).writeString(v.definition());
+    }
+    return w.toBytes();
+  }
+
+  /**
+   * The event in these bytes.
+   *
+   * @throws IllegalArgumentException when the bytes are not a whole event of a known format
+   */
+  public static StoreEvent decode(byte[] bytes) {
+    ByteReader r = new ByteReader(bytes);
+    int format = r.readByte();
+    if (format != FORMAT) {
+      throw new IllegalArgumentException("unknown store record format " + format
+          + "; this store was written by a newer fsm");
+    }
+    int kind = r.readByte();
+    StoreEvent event = switch (kind) {
+      case CREATED -> new StoreEvent.Created(readTasks(r));
+      case CHANGED -> new StoreEvent.Changed(readTask(r), readTransition(r), r.readVarInt());
+      case RESTORED -> readRestored(r);
+      case LEASED -> new StoreEvent.Leased(readTasks(r));
+      case REGISTERED -> new StoreEvent.Registered(new MachineVersion(r.readString(),
+          r.readString(), r.readVarInt(), r.readInstant(), r.readString()));
+      default -> throw new IllegalArgumentException("unknown store record kind " + kind);
+    };
+    if (!r.atEnd()) {
+      throw new IllegalArgumentException("store record has bytes after its end");
+    }
+    return event;
+  }
+
+  /** The bytes of one task, for index values. */
+  public static byte[] encodeTask(Task task) {
+    ByteWriter w = new ByteWriter().writeByte(FORMAT);
+    writeTask(w, task);
+    return w.toBytes();
+  }
+
+  /** The task in bytes written by {@link #encodeTask}. */
+  public static Task decodeTask(byte[] bytes) {
+    ByteReader r = new ByteReader(bytes);
+    int format = r.readByte();
+    if (format != FORMAT) {
+      throw new IllegalArgumentException("unknown task record format " + format);
+    }
+    Task task = readTask(r);
+    if (!r.atEnd()) {
+      throw new IllegalArgumentException("task record has bytes after its end");
+    }
+    return task;
+  }
+
+  private static StoreEvent.Restored readRestored(ByteReader r) {
+    Task task = readTask(r);
+    int n = r.readVarInt();
+    List<Transition> history = new ArrayList<>(Math.min(n, 1024));
+    for (int i = 0; i < n; i++) {
+      history.add(readTransition(r));
+    }
+    return new StoreEvent.Restored(task, history);
+  }
+
+  private static void writeTasks(ByteWriter w, List<Task> tasks) {
+    w.writeVarLong(tasks.size());
+    for (Task t : tasks) {
+      writeTask(w, t);
+    }
+  }
+
+  private static List<Task> readTasks(ByteReader r) {
+    int n = r.readVarInt();
+    List<Task> tasks = new ArrayList<>(Math.min(n, 1024));
+    for (int i = 0; i < n; i++) {
+      tasks.add(readTask(r));
+    }
+    return tasks;
+  }
+
+  private static void writeTask(ByteWriter w, Task t) {
+    w.writeString(t.id()).writeString(t.machine()).writeString(t.version())
+        .writeString(t.state()).writeByte(statusCode(t.status())).writeString(t.context())
+        .writeVarLong(t.attempt()).writeVarLong(t.errors().size());
+    Instant base = t.created();
+    w.writeInstant(base);
+    for (TaskError e : t.errors()) {
+      w.writeInstantFrom(base, e.time()).writeString(e.message());
+    }
+    w.writeInstantFrom(base, t.stateEntered()).writeInstantFrom(base, t.lastAttempt())
+        .writeInstantFrom(base, t.due());
+    if (t.lease() == null) {
+      w.writeByte(0);
+    } else {
+      w.writeByte(1).writeString(t.lease().owner()).writeInstantFrom(base, t.lease().until());
+    }
+  }
+
+  private static Task readTask(ByteReader r) {
+    String id = r.readString();
+    String machine = r.readString();
+    String version = r.readString();
+    String state = r.readString();
+    TaskStatus status = status(r.readByte());
+    String context = r.readString();
+    int attempt = r.readVarInt();
+    int errorCount = r.readVarInt();
+    Instant created = r.readInstant();
+    if (created == null) {
+      throw new IllegalArgumentException("task record has no creation time");
+    }
+    List<TaskError> errors = new ArrayList<>(Math.min(errorCount, 64));
+    for (int i = 0; i < errorCount; i++) {
+      errors.add(new TaskError(r.readInstantFrom(created), r.readString()));
+    }
+    return new Task(id, machine, version, state, status, context, attempt, errors, created,
+        r.readInstantFrom(created), r.readInstantFrom(created), r.readInstantFrom(created),
+        r.readByte() == 0 ? null : new Lease(r.readString(), r.readInstantFrom(created)));
+  }
+
+  private static void writeTransition(ByteWriter w, Transition t) {
+    w.writeInstant(t.time()).writeString(t.from()).writeString(t.event()).writeString(t.to())
+        .writeVarLong(t.durationMillis()).writeVarLong(t.attempt()).writeString(t.by())
+        .writeString(t.reason());
+  }
+
+  private static Transition readTransition(ByteReader r) {
+    return new Transition(r.readInstant(), r.readString(), r.readString(), r.readString(),
+        r.readVarLong(), r.readVarInt(), r.readString(), r.readString());
+  }
+
+  /** A status's code on disk, in records and index keys. */
+  public static int statusCode(TaskStatus status) {
+    for (int i = 1; i < STATUS_CODES.length; i++) {
+      if (STATUS_CODES[i] == status) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("no code for " + status);
+  }
+
+  /** The status with this code on disk. */
+  public static TaskStatus status(int code) {
+    if (code < 1 || code >= STATUS_CODES.length) {
+      throw new IllegalArgumentException("unknown task status code " + code);
+    }
+    return STATUS_CODES[code];
+  }
+}

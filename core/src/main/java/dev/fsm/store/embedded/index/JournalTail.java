@@ -1,0 +1,177 @@
+package dev.fsm.store.embedded.index;
+
+import dev.fsm.store.embedded.event.StoreEvent;
+import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.store.embedded.event.TransitionCodec;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+
+/**
+ * The journal after a checkpoint, read for a rebuild and sorted by task: each task's last
+ * snapshot and each history entry's last version, in id order, so that the rebuild can merge them
+ * with the snapshot (also in id order) and build the index bottom-up with MapDB's sinks instead
+ * of applying record after record to B-trees. Measured before: 63-82k transition records/s, the
+ * B-tree descents of the task and history puts most of it. Sorting happens in bounded runs
+ * ({@link KeySorter}) spilled next to the index.
+ */
+public final class JournalTail implements AutoCloseable {
+
+  /** Heap for each sort run; about 25,000 transition records of 300 bytes. */
+  public static final long RUN_BYTES = 8L << 20;
+
+  /** Bytes between an item's id and its encoding that order the item's versions. */
+  private static final int ORDER = 12;
+  /** After a task's order: its revision. */
+  private static final int REVISION = 4;
+
+  /**
+   * A task's last snapshot in the journal, and its revision: the length of its history once the
+   * record's change is applied (each change adds one entry).
+   */
+  record LastTask(String id, int revision, byte[] encoded) {}
+
+  /** A history entry's last version in the journal. */
+  record LastEntry(String id, int place, byte[] encoded) {}
+
+  private final KeySorter tasks;
+  private final KeySorter entries;
+  private final List<StoreEvent> versions = new ArrayList<>();
+
+  public JournalTail(Path indexFile, long runBytes) {
+    this.tasks = new KeySorter(spill(indexFile, "tasks"), runBytes);
+    this.entries = new KeySorter(spill(indexFile, "history"), runBytes);
+  }
+
+  /**
+   * Adds the journal record {@code sequence}, as {@link TaskIndex#apply(StoreEvent)} would
+   * apply it: tasks without their leases; {@code Leased} records of older journals change
+   * nothing.
+   */
+  public void add(long sequence, StoreEvent event) throws IOException {
+    if (event instanceof StoreEvent.Created c) {
+      for (int i = 0; i < c.tasks().size(); i++) {
+        addTask(sequence, i, c.tasks().get(i), 0);
+      }
+    } else if (event instanceof StoreEvent.Changed c) {
+      addTask(sequence, 0, c.task(), c.historyIndex() + 1);
+      addEntry(sequence, c.task().id(), c.historyIndex(), c.entry());
+    } else if (event instanceof StoreEvent.Restored r) {
+      addTask(sequence, 0, r.task(), r.history().size());
+      for (int place = 0; place < r.history().size(); place++) {
+        addEntry(sequence, r.task().id(), place, r.history().get(place));
+      }
+    } else if (event instanceof StoreEvent.Registered) {
+      versions.add(event);
+    }
+  }
+
+  /** The machine versions registered, in journal order. */
+  List<StoreEvent> versions() {
+    return versions;
+  }
+
+  /** Each task's last snapshot, in id order; close it when done. */
+  Last<LastTask> tasks() throws IOException {
+    return new Last<>(this.tasks.sorted(), key -> {
+      int[] at = {0};
+      String id = IndexKeys.nameAt(key, at);
+      return new LastTask(id, ByteBuffer.wrap(key).getInt(at[0] + ORDER),
+          slice(key, at[0] + ORDER + REVISION));
+    }, (a, b) -> a.id().equals(b.id()));
+  }
+
+  /** Each history entry's last version, in id then place order; close it when done. */
+  Last<LastEntry> entries() throws IOException {
+    return new Last<>(this.entries.sorted(), key -> {
+      int[] at = {0};
+      String id = IndexKeys.nameAt(key, at);
+      return new LastEntry(id, ByteBuffer.wrap(key).getInt(at[0]), slice(key, at[0] + ORDER));
+    }, (a, b) -> a.id().equals(b.id()) && a.place() == b.place());
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      tasks.close();
+    } finally {
+      entries.close();
+    }
+  }
+
+  // A task's sort key: its id as a name, the record's sequence and the task's place in it, so
+  // that its last snapshot sorts last; then its revision and the task, encoded without a lease.
+  private void addTask(long sequence, int ordinal, Task task, int revision) throws IOException {
+    byte[] name = IndexKeys.name(task.id());
+    byte[] value = StoreEventCodec.encodeTask(TaskIndex.withoutLease(task));
+    tasks.add(ByteBuffer.allocate(name.length + ORDER + REVISION + value.length).put(name)
+        .putLong(sequence).putInt(ordinal).putInt(revision).put(value).array());
+  }
+
+  // An entry's sort key: the task's id as a name, the entry's place, the record's sequence;
+  // then the entry.
+  private void addEntry(long sequence, String id, int place, Transition entry)
+      throws IOException {
+    byte[] name = IndexKeys.name(id);
+    byte[] value = TransitionCodec.encode(entry);
+    entries.add(ByteBuffer.allocate(name.length + ORDER + value.length).put(name).putInt(place)
+        .putLong(sequence).put(value).array());
+  }
+
+  /** Sorted items with only the last of each run of equal ones kept. */
+  static final class Last<T> implements AutoCloseable {
+
+    private final KeySorter.Sorted keys;
+    private final Function<byte[], T> decode;
+    private final BiPredicate<T, T> same;
+    private T next;
+
+    private Last(KeySorter.Sorted keys, Function<byte[], T> decode,
+        BiPredicate<T, T> same) throws IOException {
+      this.keys = keys;
+      this.decode = decode;
+      this.same = same;
+      this.next = keys.hasNext() ? decode.apply(keys.next()) : null;
+    }
+
+    /** The next item, without taking it; null at the end. */
+    T peek() {
+      return next;
+    }
+
+    /** Takes the next item. */
+    T take() throws IOException {
+      T taken = next;
+      next = null;
+      while (keys.hasNext()) {
+        T following = decode.apply(keys.next());
+        if (!same.test(taken, following)) {
+          next = following;
+          break;
+        }
+        taken = following;
+      }
+      return taken;
+    }
+
+    @Override
+    public void close() throws IOException {
+      keys.close();
+    }
+  }
+
+  private static Path spill(Path file, String what) {
+    return file.resolveSibling(file.getFileName() + "." + what + ".spill");
+  }
+
+  private static byte[] slice(byte[] key, int from) {
+    return Arrays.copyOfRange(key, from, key.length);
+  }
+}

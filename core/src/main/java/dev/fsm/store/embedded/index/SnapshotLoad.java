@@ -1,0 +1,135 @@
+package dev.fsm.store.embedded.index;
+
+import dev.fsm.store.embedded.event.StoreEvent;
+import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.store.embedded.event.TransitionCodec;
+import dev.fsm.task.Transition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+import org.mapdb.DB;
+
+/**
+ * Builds a rebuilt index's task and history maps bottom-up with MapDB's sinks (inserted one by
+ * one, a node is rewritten per insert and left with free space), merging two inputs in id order:
+ * the snapshot of the last checkpoint, which lists tasks in id order, and the journal after it
+ * sorted by task ({@link JournalTail}), whose last snapshot of a task and last version of a
+ * history entry win, as replaying the journal over the snapshot would leave them. The index is
+ * left rebuilding: see {@link TaskIndex#placeAll}.
+ */
+public final class SnapshotLoad {
+
+  /** No checkpoint yet: nothing before the journal. */
+  public static final TaskIndex.SnapshotSource NONE = each -> { };
+
+  private final DB.TreeMapSink<byte[], byte[]> tasksSink;
+  private final DB.TreeMapSink<byte[], byte[]> historySink;
+  private final JournalTail.Last<JournalTail.LastTask> journalTasks;
+  private final JournalTail.Last<JournalTail.LastEntry> journalEntries;
+  private final Runnable settle;
+  private long loaded;
+
+  private SnapshotLoad(DB db, JournalTail.Last<JournalTail.LastTask> journalTasks,
+      JournalTail.Last<JournalTail.LastEntry> journalEntries, Runnable settle) {
+    this.tasksSink = TaskIndex.tasksMaker(db).createFromSink();
+    this.historySink = TaskIndex.historyMaker(db).createFromSink();
+    this.journalTasks = journalTasks;
+    this.journalEntries = journalEntries;
+    this.settle = settle;
+  }
+
+  static TaskIndex load(Path file, TaskIndex.SnapshotSource snapshot, JournalTail tail)
+      throws IOException {
+    TaskIndex.IndexFile opened = TaskIndex.openFile(file);
+    DB db = opened.db();
+    try (JournalTail.Last<JournalTail.LastTask> tasks = tail.tasks();
+        JournalTail.Last<JournalTail.LastEntry> entries = tail.entries()) {
+      SnapshotLoad load = new SnapshotLoad(db, tasks, entries, opened.volume()::settle);
+      List<StoreEvent> versions = new ArrayList<>();
+      try {
+        snapshot.read(event -> {
+          if (event instanceof StoreEvent.Restored r) {
+            byte[] name = IndexKeys.name(r.task().id());
+            load.journalOnlyBefore(name);
+            load.emit(r.task().id(), StoreEventCodec.encodeTask(
+                TaskIndex.withoutLease(r.task())), r.history());
+          } else if (event instanceof StoreEvent.Registered) {
+            versions.add(event);
+          } else {
+            throw new IllegalArgumentException("a snapshot holds no "
+                + event.getClass().getSimpleName() + " records");
+          }
+        });
+        load.journalOnlyBefore(null);
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+      load.tasksSink.create();
+      load.historySink.create();
+      TaskIndex index = TaskIndex.rebuilding(opened);
+      versions.forEach(index::apply);
+      tail.versions().forEach(index::apply);
+      return index;
+    } catch (IOException | RuntimeException | Error e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /** Emits every task the journal has and the snapshot lacks that sorts before {@code name}. */
+  private void journalOnlyBefore(byte[] name) {
+    while (true) {
+      JournalTail.LastTask t = journalTasks.peek();
+      JournalTail.LastEntry e = journalEntries.peek();
+      byte[] tn = t == null ? null : IndexKeys.name(t.id());
+      byte[] en = e == null ? null : IndexKeys.name(e.id());
+      byte[] first = tn == null ? en : en == null || Arrays.compareUnsigned(tn, en) <= 0 ? tn : en;
+      if (first == null || name != null && Arrays.compareUnsigned(first, name) >= 0) {
+        return;
+      }
+      emit(first == tn ? t.id() : e.id(), null, List.of());
+    }
+  }
+
+  /**
+   * Emits one task: the journal's last snapshot of it, else the snapshot's ({@code null}: none),
+   * and its history, the snapshot's entries overlaid with the journal's. The snapshot's copy
+   * wins when it is further ahead than the journal's last record of the task: a journal cut
+   * short (damage cut away by a repair) can lack changes a checkpoint copied, and laying its
+   * older record over the snapshot's longer history would tear the task, its status from one
+   * change and its history from another.
+   */
+  private void emit(String id, byte[] fromSnapshot, List<Transition> history) {
+    try {
+      byte[] task = fromSnapshot;
+      JournalTail.LastTask t = journalTasks.peek();
+      if (t != null && t.id().equals(id)) {
+        JournalTail.LastTask last = journalTasks.take();
+        if (fromSnapshot == null || last.revision() >= history.size()) {
+          task = last.encoded();
+        }
+      }
+      TreeMap<Integer, byte[]> entries = new TreeMap<>();
+      for (int place = 0; place < history.size(); place++) {
+        entries.put(place, TransitionCodec.encode(history.get(place)));
+      }
+      for (JournalTail.LastEntry e = journalEntries.peek(); e != null && e.id().equals(id);
+          e = journalEntries.peek()) {
+        entries.put(e.place(), journalEntries.take().encoded());
+      }
+      if (task != null) {
+        tasksSink.put(IndexKeys.id(id), task);
+      }
+      TaskHistories.chunksOf(id, entries, historySink::put);
+      if (++loaded % TaskIndex.SETTLE_EVERY == 0) {
+        settle.run();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package dev.fsm.store.embedded.index;
+
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+import org.mapdb.BTreeMap;
+
+/**
+ * The index's tasks by group (machine, state, status): a sorted set of {@link IndexKeys#member}
+ * keys so filtered lists read only matching tasks, and a count per group, kept as tasks move.
+ * Groups are few (machines times states times statuses), so the counts live on the heap, where
+ * keeping them costs nothing per change; they are saved to the index at a clean close and loaded
+ * again at open (a rebuild counts afresh). A query may visit every group.
+ */
+final class TaskGroups {
+
+  /** A group's name. */
+  private record Group(String machine, String state, TaskStatus status) {}
+
+  private static final Comparator<Group> ORDER = Comparator.comparing(Group::machine)
+      .thenComparing(Group::state).thenComparing(Group::status);
+
+  private final NavigableSet<byte[]> members;
+  private final BTreeMap<byte[], Long> saved;
+  private final TreeMap<Group, Long> counts = new TreeMap<>(ORDER);
+
+  TaskGroups(NavigableSet<byte[]> members, BTreeMap<byte[], Long> saved) {
+    this.members = members;
+    this.saved = saved;
+    for (Map.Entry<byte[], Long> e : saved.entrySet()) {
+      IndexKeys.Group g = IndexKeys.groupOf(e.getKey());
+      counts.put(new Group(g.machine(), g.state(), g.status()), e.getValue());
+    }
+  }
+
+  /** Writes the counts to the index, for the next open; done at a clean close. */
+  void save() {
+    saved.clear();
+    for (Map.Entry<Group, Long> e : counts.entrySet()) {
+      Group g = e.getKey();
+      saved.put(IndexKeys.group(g.machine(), g.state(), g.status()), e.getValue());
+    }
+  }
+
+  /** Moves a task from its previous group (none for a new task) to its next one. */
+  void move(Task previous, Task next) {
+    if (previous != null && previous.machine().equals(next.machine())
+        && previous.state().equals(next.state()) && previous.status() == next.status()) {
+      return;
+    }
+    if (previous != null) {
+      members.remove(member(previous));
+      count(previous, -1);
+    }
+    members.add(member(next));
+    count(next, 1);
+  }
+
+  /** How many tasks all groups hold together. */
+  long total() {
+    long sum = 0;
+    for (Long n : counts.values()) {
+      sum += n;
+    }
+    return sum;
+  }
+
+  /** Touches both ends of the members set; see TaskIndex#check. */
+  void check() {
+    if (!members.isEmpty()) {
+      members.first();
+      members.last();
+    }
+  }
+
+  /** Counts per group, ordered by machine, state and status; empty groups are left out. */
+  List<TaskCount> counts() {
+    List<TaskCount> all = new ArrayList<>(counts.size());
+    for (Map.Entry<Group, Long> e : counts.entrySet()) {
+      Group g = e.getKey();
+      all.add(new TaskCount(g.machine(), g.state(), g.status(), e.getValue()));
+    }
+    return all;
+  }
+
+  /**
+   * A page of ids of tasks matching the query's machine, state and status filters: at most
+   * {@code limit}, in the query's id order, after {@code afterId} in that order.
+   */
+  List<String> ids(TaskQuery query) {
+    List<byte[]> ids = new ArrayList<>();
+    for (Group g : counts.keySet()) {
+      if (!query.machine().map(g.machine()::equals).orElse(true)
+          || !query.state().map(g.state()::equals).orElse(true)
+          || !query.status().map(s -> s == g.status()).orElse(true)) {
+        continue;
+      }
+      byte[] key = IndexKeys.group(g.machine(), g.state(), g.status());
+      int taken = 0;
+      for (byte[] m : members(key, query)) {
+        ids.add(Arrays.copyOfRange(m, key.length, m.length));
+        if (++taken == query.limit()) {
+          break;
+        }
+      }
+    }
+    // UTF-8 bytes compared unsigned: the order of the task map's keys, code point order.
+    Comparator<byte[]> byId = Arrays::compareUnsigned;
+    ids.sort(query.descending() ? byId.reversed() : byId);
+    List<String> page = new ArrayList<>(Math.min(ids.size(), query.limit()));
+    for (int i = 0; i < ids.size() && i < query.limit(); i++) {
+      page.add(IndexKeys.idAt(ids.get(i), 0));
+    }
+    return page;
+  }
+
+  /**
+   * The members of the group with this key that come after the query's {@code afterId}, in the
+   * query's order. The group key itself is never a member (members are longer), so including it
+   * as a bound takes in exactly the group.
+   */
+  private NavigableSet<byte[]> members(byte[] key, TaskQuery query) {
+    byte[] end = IndexKeys.after(key);
+    if (query.afterId().isEmpty()) {
+      NavigableSet<byte[]> group = members.subSet(key, true, end, false);
+      return query.descending() ? group.descendingSet() : group;
+    }
+    byte[] at = IndexKeys.concat(key, IndexKeys.id(query.afterId().get()));
+    return query.descending() ? members.subSet(key, true, at, false).descendingSet()
+        : members.subSet(at, false, end, false);
+  }
+
+  private void count(Task t, long delta) {
+    Group group = new Group(t.machine(), t.state(), t.status());
+    Long before = counts.get(group);
+    long after = (before == null ? 0 : before) + delta;
+    if (after == 0) {
+      counts.remove(group);
+    } else {
+      counts.put(group, after);
+    }
+  }
+
+  private static byte[] member(Task t) {
+    return IndexKeys.member(t.machine(), t.state(), t.status(), t.id());
+  }
+}

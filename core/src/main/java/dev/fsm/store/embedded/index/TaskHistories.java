@@ -1,0 +1,176 @@
+package dev.fsm.store.embedded.index;
+
+import dev.fsm.store.embedded.event.TransitionCodec;
+import dev.fsm.task.Transition;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.SortedMap;
+
+/**
+ * The index's task histories, in chunks of {@link #CHUNK} entries: chunk {@code c} of a task is
+ * keyed by {@link IndexKeys#history}{@code (id, c)} and holds the entries at places {@code c *
+ * CHUNK} on, each behind its slot in the chunk, in slot order. A task's history is one range,
+ * oldest first, and putting an entry at its place twice is the same as once.
+ *
+ * <p>Why chunks: one B-tree entry per history entry made every transition insert a key, and
+ * MapDB rewrites a whole node (64 keys and their values) per insert; it was the largest share of
+ * the index thread's time. A chunk's value sits outside the nodes, so adding an entry to a chunk
+ * rewrites only that value, and a node changes once per {@link #CHUNK} transitions.
+ */
+final class TaskHistories {
+
+  /** History entries per chunk. */
+  static final int CHUNK = 16;
+
+  private final NavigableMap<byte[], byte[]> chunks;
+
+  TaskHistories(NavigableMap<byte[], byte[]> chunks) {
+    this.chunks = chunks;
+  }
+
+  /** Puts the entry at its place in the task's history. */
+  void put(String id, int place, Transition entry) {
+    byte[] key = IndexKeys.history(id, place / CHUNK);
+    chunks.put(key, with(chunks.get(key), place % CHUNK, TransitionCodec.encode(entry)));
+  }
+
+  /** A task's history, oldest first. */
+  List<Transition> of(String id) {
+    List<Transition> found = new ArrayList<>();
+    for (byte[] chunk : range(id).values()) {
+      for (Slot s : slots(chunk)) {
+        found.add(s.decode(chunk));
+      }
+    }
+    return found;
+  }
+
+  /** How many history entries the task holds: the place of its next one. */
+  int length(String id) {
+    Map.Entry<byte[], byte[]> last = range(id).lastEntry();
+    if (last == null) {
+      return 0;
+    }
+    List<Slot> slots = slots(last.getValue());
+    return IndexKeys.historyChunk(last.getKey()) * CHUNK + slots.get(slots.size() - 1).slot() + 1;
+  }
+
+  /** Decodes the last chunk; see {@link TaskIndex#check}. */
+  void check() {
+    if (!chunks.isEmpty()) {
+      byte[] chunk = chunks.lastEntry().getValue();
+      for (Slot s : slots(chunk)) {
+        s.decode(chunk);
+      }
+    }
+  }
+
+  /**
+   * The chunks of a task's history, given as encoded entries by place, keyed as the index keys
+   * them and in key order: how a rebuild adds it.
+   */
+  static void chunksOf(String id, SortedMap<Integer, byte[]> entries, ChunkSink sink) {
+    byte[] chunk = null;
+    int chunkNumber = -1;
+    for (Map.Entry<Integer, byte[]> e : entries.entrySet()) {
+      int place = e.getKey();
+      if (place / CHUNK != chunkNumber && chunk != null) {
+        sink.put(IndexKeys.history(id, chunkNumber), chunk);
+        chunk = null;
+      }
+      chunkNumber = place / CHUNK;
+      chunk = with(chunk, place % CHUNK, e.getValue());
+    }
+    if (chunk != null) {
+      sink.put(IndexKeys.history(id, chunkNumber), chunk);
+    }
+  }
+
+  /** Takes a chunk's key and value. */
+  @FunctionalInterface
+  interface ChunkSink {
+    void put(byte[] key, byte[] chunk);
+  }
+
+  private NavigableMap<byte[], byte[]> range(String id) {
+    return chunks.subMap(IndexKeys.historyOf(id), true, IndexKeys.historyEnd(id), false);
+  }
+
+  /** One entry in a chunk: its slot, where its header starts and where its encoding lies. */
+  private record Slot(int slot, int header, int from, int to) {
+    Transition decode(byte[] chunk) {
+      return TransitionCodec.decode(Arrays.copyOfRange(chunk, from, to));
+    }
+  }
+
+  /**
+   * A chunk's entries. Each is its slot (one byte), its length (a varint) and its encoding.
+   *
+   * @throws IllegalArgumentException when the bytes are not whole entries in slot order
+   */
+  private static List<Slot> slots(byte[] chunk) {
+    List<Slot> slots = new ArrayList<>(CHUNK);
+    int at = 0;
+    int previous = -1;
+    while (at < chunk.length) {
+      int header = at;
+      int slot = chunk[at++] & 0xff;
+      int length = 0;
+      for (int shift = 0; ; shift += 7) {
+        if (at == chunk.length || shift > 28) {
+          throw new IllegalArgumentException("history chunk is damaged at byte " + header);
+        }
+        int b = chunk[at++];
+        length |= (b & 0x7f) << shift;
+        if (b >= 0) {
+          break;
+        }
+      }
+      if (slot <= previous || slot >= CHUNK || length < 0 || length > chunk.length - at) {
+        throw new IllegalArgumentException("history chunk is damaged at byte " + header);
+      }
+      slots.add(new Slot(slot, header, at, at + length));
+      previous = slot;
+      at += length;
+    }
+    if (slots.isEmpty()) {
+      throw new IllegalArgumentException("history chunk is empty");
+    }
+    return slots;
+  }
+
+  /** The chunk (null: none yet) with {@code entry} at {@code slot}, in place of any there. */
+  private static byte[] with(byte[] chunk, int slot, byte[] entry) {
+    int length = chunk == null ? 0 : chunk.length;
+    int from = length;
+    int to = length;
+    for (Slot s : chunk == null ? List.<Slot>of() : slots(chunk)) {
+      if (s.slot() >= slot) {
+        from = s.header();
+        to = s.slot() == slot ? s.to() : from;
+        break;
+      }
+    }
+    int header = 2;
+    for (int v = entry.length; v >= 0x80; v >>>= 7) {
+      header++;
+    }
+    byte[] out = new byte[length - (to - from) + header + entry.length];
+    if (chunk != null) {
+      System.arraycopy(chunk, 0, out, 0, from);
+      System.arraycopy(chunk, to, out, from + header + entry.length, length - to);
+    }
+    int at = from;
+    out[at++] = (byte) slot;
+    int v = entry.length;
+    for (; v >= 0x80; v >>>= 7) {
+      out[at++] = (byte) (v | 0x80);
+    }
+    out[at++] = (byte) v;
+    System.arraycopy(entry, 0, out, at, entry.length);
+    return out;
+  }
+}

@@ -1,0 +1,572 @@
+package dev.fsm.store.embedded.index;
+
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.store.embedded.event.StoreEvent;
+import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.task.Lease;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.mapdb.BTreeMap;
+import org.mapdb.DB;
+import org.mapdb.DBException;
+import org.mapdb.DBMaker;
+import org.mapdb.Serializer;
+import org.mapdb.serializer.GroupSerializer;
+import org.mapdb.serializer.SerializerArrayTuple;
+
+/**
+ * The embedded store's index in MapDB (no transactions, explicit serializers, values in fsm's own
+ * encoding): current tasks without their leases, the due queue, tasks by group, counts, history
+ * and machine versions. A leased task is held out of the due queue ({@code Leases} says which,
+ * with each event). Everything can be rebuilt by applying the journal's events in order, and the
+ * live store changes tasks only through {@link #apply}, so a rebuild ends where the live index
+ * did once every lease has ended, as at every open. Not thread-safe: the store's index lock
+ * guards it (see {@code StoreGate}).
+ */
+public final class TaskIndex implements AutoCloseable {
+
+  /** The index file's name in the store folder. */
+  public static final String FILE = "index.db";
+
+  /** Bumped when the index's layout changes; an index of another format is rebuilt. */
+  static final long FORMAT = 5;
+
+  private static final String FORMAT_KEY = "format";
+  private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
+
+  /**
+   * Keys per B-tree node. MapDB decodes and rewrites a whole node per visit, so smaller nodes
+   * would be cheaper per visit, but measured with 200k tasks: nodes of 8 or 16 keys made changes
+   * 2-5x slower as trees deepened and emptied nodes piled up; 64 were as fast as 32 and 13%
+   * smaller.
+   */
+  static final int NODE = 64;
+
+  static final String DUE = "due";
+  static final String GROUPS = "groups";
+  /** Every key is bytes (see {@link IndexKeys}). */
+  private static final GroupSerializer<byte[]> KEY = KeySerializer.INSTANCE;
+
+  private final DB db;
+  /** The volume under {@link #db}; null for an index opened only to be checked. */
+  private final PrivateFileVolume volume;
+  private final BTreeMap<byte[], byte[]> tasks;
+  /** Null in a rebuilding index until {@link #placeAll} builds them. */
+  private TaskQueues queues;
+  private TaskGroups groups;
+  private final TaskHistories history;
+  private final MachineVersions versions;
+  private final BTreeMap<String, Long> meta;
+
+  /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
+  private final RecentTasks recent = new RecentTasks(8192);
+
+  private TaskIndex(IndexFile file, boolean create) {
+    this(file, create, create, false);
+  }
+
+  /**
+   * Opens or creates the collections: the task and history maps as {@code createMaps} says, the
+   * rest as {@code create} says, except that a rebuild leaves out the queues and groups.
+   */
+  private TaskIndex(IndexFile file, boolean create, boolean createMaps, boolean rebuilding) {
+    DB db = file.db();
+    this.db = db;
+    this.volume = file.volume();
+    this.tasks = map(tasksMaker(db), createMaps);
+    this.history = new TaskHistories(map(historyMaker(db), createMaps));
+    if (!rebuilding) {
+      openPlaces(create);
+    }
+    this.versions = new MachineVersions(map(db.treeMap("versions",
+        new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
+        create));
+    this.meta = map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create);
+    if (create) {
+      meta.put(FORMAT_KEY, FORMAT);
+    }
+  }
+
+  static DB.TreeMapMaker<byte[], byte[]> tasksMaker(DB db) {
+    return db.treeMap("tasks", KEY, Serializer.BYTE_ARRAY).maxNodeSize(NODE).counterEnable()
+        .valuesOutsideNodesEnable();
+  }
+
+  static DB.TreeMapMaker<byte[], byte[]> historyMaker(DB db) {
+    return db.treeMap("history", KEY, Serializer.BYTE_ARRAY).maxNodeSize(NODE)
+        .valuesOutsideNodesEnable();
+  }
+
+  static DB.TreeMapMaker<byte[], Long> countsMaker(DB db) {
+    return db.treeMap("counts", KEY, Serializer.LONG);
+  }
+
+  /** Reads a snapshot's events, in order, to {@code each}. */
+  @FunctionalInterface
+  public interface SnapshotSource {
+    void read(Consumer<StoreEvent> each) throws IOException;
+  }
+
+  /**
+   * A new index for a rebuild filled from a snapshot and the journal after it, in a file that
+   * does not exist yet; see {@link SnapshotLoad}. Then {@link #placeAll}.
+   */
+  public static TaskIndex fromSnapshot(Path file, SnapshotSource snapshot, JournalTail tail)
+      throws IOException {
+    return SnapshotLoad.load(file, snapshot, tail);
+  }
+
+  /** A rebuilding index in {@code file}, over the task and history maps its sinks made. */
+  static TaskIndex rebuilding(IndexFile file) {
+    return new TaskIndex(file, true, false, true);
+  }
+
+  /**
+   * Ends a rebuild: builds the queues and groups from the tasks as they now stand (see {@link
+   * Placement}), with spill files next to {@code file}, the index's file.
+   */
+  public void placeAll(Path file) throws IOException {
+    placeAll(file, Placement.RUN_BYTES, Placement.MEMBER_BYTES);
+  }
+
+  /** As {@link #placeAll(Path)}, with the heap budgets given. */
+  void placeAll(Path file, long runBytes, long memberBytes) throws IOException {
+    Placement.build(db, tasks.values(), file, runBytes, memberBytes, this::settle);
+    openPlaces(false);
+  }
+
+  private void openPlaces(boolean create) {
+    this.queues = new TaskQueues(set(db, DUE, KEY, create));
+    this.groups = new TaskGroups(set(db, GROUPS, KEY, create), map(countsMaker(db), create));
+  }
+
+  /** An index file opened for MapDB: the database, and the volume under it. */
+  public record IndexFile(DB db, PrivateFileVolume volume) {}
+
+  /**
+   * Opens the index file for use: memory-mapped copy-on-write ({@link PrivateFileVolume}; reads
+   * through a RandomAccessFile cost a system call per byte, and a shared mapping wrote every
+   * change back to disk beside the journal), no transactions, and no MapDB locking under the
+   * store's own lock.
+   */
+  public static IndexFile openFile(Path file) {
+    PrivateFileVolume volume = PrivateFileVolume.open(file);
+    try {
+      return new IndexFile(DBMaker.volumeDB(volume, volume.length() > 0).concurrencyDisable()
+          .make(), volume);
+    } catch (RuntimeException | Error e) {
+      volume.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens the index file to check it, through a FileChannel: when a damaged file makes the
+   * checking thread loop, interrupting it closes the channel and its next read fails, which no
+   * memory-mapped read would. Read-only, so that a check still starting after it was given up
+   * on, when a rebuild may have replaced or removed the file, never creates or changes one.
+   */
+  public static DB openFileToCheck(Path file) {
+    return DBMaker.fileDB(file.toFile()).fileChannelEnable().readOnly().concurrencyDisable()
+        .make();
+  }
+
+  /** A new, empty index in a file that does not exist yet. */
+  public static TaskIndex create(Path file) {
+    IndexFile opened = openFile(file);
+    try {
+      return new TaskIndex(opened, true);
+    } catch (RuntimeException | Error e) {
+      opened.db().close();
+      throw e;
+    }
+  }
+
+  /** The index in an opened file; fails when a collection is missing. */
+  public static TaskIndex open(IndexFile file) {
+    return new TaskIndex(file, false);
+  }
+
+  /** The index in a file opened to be checked ({@link #openFileToCheck}). */
+  public static TaskIndex openToCheck(DB db) {
+    return new TaskIndex(new IndexFile(db, null), false);
+  }
+
+  /** Tasks or records a bulk load or a rebuild handles between two {@link #settle}s. */
+  static final int SETTLE_EVERY = 4096;
+
+  /**
+   * Between operations: gives back the memory of mappings the volume has replaced (see {@link
+   * PrivateFileVolume#settle}).
+   */
+  public void settle() {
+    if (volume != null) {
+      volume.settle();
+    }
+  }
+
+  /**
+   * A cheap check that an index left at a clean close is whole and is the one for a journal that
+   * ends at {@code journalSequence}: it touches the first and last entries of every collection.
+   *
+   * @throws DBException when it is not
+   */
+  public void check(long journalSequence) {
+    if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
+      throw new DBException.DataCorruption("it is in index format " + meta.get(FORMAT_KEY)
+          + ", not " + FORMAT);
+    }
+    Long closedAt = meta.get(CLOSED_AT_KEY);
+    if (closedAt == null || closedAt != journalSequence) {
+      throw new DBException.DataCorruption("it was closed at journal record " + closedAt
+          + ", not " + journalSequence);
+    }
+    long size = tasks.sizeLong();
+    long counted = groups.total();
+    if (size != counted) {
+      throw new DBException.DataCorruption("it holds " + size + " tasks but counts " + counted);
+    }
+    if (size > 0) {
+      decode(tasks.firstEntry().getValue());
+      decode(tasks.lastEntry().getValue());
+    }
+    queues.check();
+    groups.check();
+    history.check();
+  }
+
+  /**
+   * An event to apply, with whether a lease holds each of its tasks (a created event's, in order,
+   * or a changed event's one) out of the due queue before and after it; null for none.
+   */
+  public record Appended(StoreEvent event, boolean[] heldOutBefore, boolean[] heldOutAfter) {
+
+    /** An event none of whose tasks is leased, as in every rebuild. */
+    public static Appended unleased(StoreEvent event) {
+      return new Appended(event, null, null);
+    }
+
+    boolean before(int task) {
+      return heldOutBefore != null && heldOutBefore[task];
+    }
+
+    boolean after(int task) {
+      return heldOutAfter != null && heldOutAfter[task];
+    }
+  }
+
+  /**
+   * Applies one journal or snapshot event as {@link #apply(Appended)} does, no task leased: how
+   * a rebuild applies them.
+   */
+  void apply(StoreEvent event) {
+    apply(Appended.unleased(event));
+  }
+
+  /**
+   * Applies one event, live or during a rebuild. Applying an event again changes nothing more,
+   * so a rebuild may replay the journal over a checkpoint that already holds some of its events.
+   * Tasks are stored without their leases (the journal holds none since leases left it; older
+   * journals' leases ended with their process).
+   */
+  public void apply(Appended appended) {
+    StoreEvent event = appended.event();
+    if (event instanceof StoreEvent.Created c) {
+      for (int i = 0; i < c.tasks().size(); i++) {
+        replace(c.tasks().get(i), appended.before(i), appended.after(i));
+      }
+    } else if (event instanceof StoreEvent.Changed c) {
+      replace(c.task(), appended.before(0), appended.after(0));
+      String id = c.task().id();
+      RecentTasks.Entry known = recent.get(id);
+      history.put(id, c.historyIndex(), c.entry());
+      // Replayed over a checkpoint, an entry may be one the task already has.
+      if (known != null && known.historyLength() >= 0) {
+        recent.historyLength(id, Math.max(known.historyLength(), c.historyIndex() + 1));
+      }
+    } else if (event instanceof StoreEvent.Restored r) {
+      String id = r.task().id();
+      replace(r.task(), false, false);
+      for (int i = 0; i < r.history().size(); i++) {
+        history.put(id, i, r.history().get(i));
+      }
+      recent.forget(id);
+    } else if (event instanceof StoreEvent.Registered r) {
+      versions.put(r);
+    }
+  }
+
+  /** The task as the index stores it, without a lease; null when there is no such task. */
+  public Task get(String id) {
+    RecentTasks.Entry known = recent.get(id);
+    if (known != null) {
+      return known.task();
+    }
+    byte[] bytes = tasks.get(IndexKeys.id(id));
+    if (bytes == null) {
+      return null;
+    }
+    Task t = decode(bytes);
+    recent.stored(t);
+    return t;
+  }
+
+  public boolean contains(String id) {
+    return tasks.containsKey(IndexKeys.id(id));
+  }
+
+  /**
+   * Up to {@code max} tasks in the due queue by {@code now} and passing {@code claimable}, oldest
+   * due first, as stored (without leases).
+   */
+  public List<Task> claimable(int max, Instant now, Predicate<Task> claimable) {
+    List<Task> found = new ArrayList<>();
+    if (max <= 0) {
+      return found;
+    }
+    for (String id : queues.dueBy(now)) {
+      Task t = get(id);
+      if (claimable.test(t)) {
+        found.add(t);
+        if (found.size() == max) {
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Takes a task out of the due queue, if it is scheduled, as a new lease holds it out. */
+  public void unqueue(Task t) {
+    if (TaskQueues.scheduled(t)) {
+      queues.remove(t);
+    }
+  }
+
+  /** Puts a task back in the due queue, if it is scheduled, as its lease has ended. */
+  public void requeue(String id) {
+    Task t = get(id);
+    if (t != null && TaskQueues.scheduled(t)) {
+      queues.add(t);
+    }
+  }
+
+  /** The first due time in the due queue. */
+  public Optional<Instant> nextDue() {
+    return Optional.ofNullable(queues.next());
+  }
+
+  /** A page of tasks matching the query, in the query's id order. */
+  public List<Task> list(TaskQuery query) {
+    List<Task> page = new ArrayList<>();
+    if (query.machine().isPresent() || query.state().isPresent() || query.status().isPresent()) {
+      for (String id : groups.ids(query)) {
+        page.add(get(id));
+      }
+      return page;
+    }
+    NavigableMap<byte[], byte[]> range = query.afterId().isEmpty() ? tasks
+        : query.descending() ? tasks.headMap(IndexKeys.id(query.afterId().get()), false)
+        : tasks.tailMap(IndexKeys.id(query.afterId().get()), false);
+    Iterable<byte[]> after = query.descending() ? range.descendingMap().values() : range.values();
+    for (byte[] bytes : after) {
+      page.add(decode(bytes));
+      if (page.size() == query.limit()) {
+        break;
+      }
+    }
+    return page;
+  }
+
+  /** Up to {@code limit} task ids starting with {@code prefix}, in order. */
+  public List<String> idsStartingWith(String prefix, int limit) {
+    List<String> ids = new ArrayList<>();
+    byte[] start = IndexKeys.id(prefix);
+    for (byte[] id : tasks.tailMap(start, true).keySet()) {
+      if (ids.size() >= limit || !IndexKeys.startsWith(id, start)) {
+        break;
+      }
+      ids.add(IndexKeys.idAt(id, 0));
+    }
+    return ids;
+  }
+
+  /** Task counts per machine, state and status, in that order. */
+  public List<TaskCount> counts() {
+    return groups.counts();
+  }
+
+  public List<Transition> history(String id) {
+    return history.of(id);
+  }
+
+  /** A machine's versions, oldest first. */
+  public List<MachineVersion> versions(String machine) {
+    return versions.of(machine);
+  }
+
+  /** Every machine's versions, by machine and then oldest first. */
+  public List<MachineVersion> allVersions() {
+    return versions.all();
+  }
+
+  /** The id that sorts last, or null when there are no tasks. */
+  public String lastTaskId() {
+    return tasks.isEmpty() ? null : IndexKeys.idAt(tasks.lastKey(), 0);
+  }
+
+  /**
+   * The tasks with ids after {@code afterId} (from the first when null) and up to {@code
+   * throughId}, in order, each read as the iterator reaches it; use it within one hold of the
+   * index's lock.
+   */
+  public Iterator<Task> tasksBetween(String afterId, String throughId) {
+    byte[] through = IndexKeys.id(throughId);
+    Iterator<byte[]> range = (afterId == null ? tasks.headMap(through, true).values()
+        : tasks.subMap(IndexKeys.id(afterId), false, through, true).values()).iterator();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return range.hasNext();
+      }
+
+      @Override
+      public Task next() {
+        return decode(range.next());
+      }
+    };
+  }
+
+  /**
+   * Notes the journal record this index reflects; done just before a clean close, once every
+   * lease has ended and put its task back in the due queue, as a rebuild would have it.
+   */
+  public void markClosedAt(long journalSequence) {
+    groups.save();
+    meta.put(CLOSED_AT_KEY, journalSequence);
+  }
+
+  /** Forgets the clean close: from now on this index may run ahead of the journal. */
+  public void markInUse() {
+    meta.remove(CLOSED_AT_KEY);
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+
+  /** A task from the index, without a lease (an index built before leases left it has some). */
+  public static Task decode(byte[] bytes) {
+    try {
+      return withoutLease(StoreEventCodec.decodeTask(bytes));
+    } catch (IllegalArgumentException e) {
+      throw new DBException.DataCorruption("a task record in the index is damaged: "
+          + e.getMessage());
+    }
+  }
+
+  public static Task withLease(Task t, Lease lease) {
+    return new Task(t.id(), t.machine(), t.version(), t.state(), t.status(), t.context(),
+        t.attempt(), t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(), lease);
+  }
+
+  /** The task without a lease, as the journal and the index keep it. */
+  public static Task withoutLease(Task t) {
+    return t.lease() == null ? t : withLease(t, null);
+  }
+
+  /**
+   * Stores a task's next snapshot, without its lease, and moves it in the due queue and groups;
+   * the same B-tree visit that stores it gives what it replaces. {@code wasOut} and {@code
+   * isOut} say whether a lease holds it out of the due queue before and after.
+   */
+  private void replace(Task next, boolean wasOut, boolean isOut) {
+    String id = next.id();
+    Task stored = withoutLease(next);
+    RecentTasks.Entry known = recent.get(id);
+    recent.forget(id);
+    byte[] old = tasks.put(IndexKeys.id(id), StoreEventCodec.encodeTask(stored));
+    recent.stored(stored);
+    if (known != null && known.historyLength() >= 0) {
+      recent.historyLength(id, known.historyLength());
+    }
+    place(old == null ? null : known != null ? known.task() : decode(old), wasOut, stored,
+        isOut);
+  }
+
+  /**
+   * Moves a task from where its previous snapshot was in the due queue (unless a lease held it
+   * out) and the groups to where the next one goes.
+   */
+  private void place(Task previous, boolean wasOut, Task next, boolean isOut) {
+    boolean wasQueued = previous != null && !wasOut && TaskQueues.scheduled(previous);
+    boolean isQueued = !isOut && TaskQueues.scheduled(next);
+    boolean sameSlot = wasQueued && isQueued && previous.due().equals(next.due());
+    if (wasQueued && !sameSlot) {
+      queues.remove(previous);
+    }
+    if (isQueued && !sameSlot) {
+      queues.add(next);
+    }
+    groups.move(previous, next);
+  }
+
+  /** How many history entries the task has: the place of its next one. */
+  public int historyLength(String id) {
+    RecentTasks.Entry known = recent.get(id);
+    if (known != null && known.historyLength() >= 0) {
+      return known.historyLength();
+    }
+    int length = history.length(id);
+    recent.historyLength(id, length);
+    return length;
+  }
+
+
+  private static <K, V> BTreeMap<K, V> map(DB.TreeMapMaker<K, V> maker, boolean create) {
+    return create ? maker.create() : maker.open();
+  }
+
+  private static <E> NavigableSet<E> set(DB db, String name, GroupSerializer<E> serializer,
+      boolean create) {
+    DB.TreeSetMaker<E> maker = db.treeSet(name, serializer).maxNodeSize(NODE);
+    return create ? maker.create() : maker.open();
+  }
+
+  /**
+   * Every collection of the index by name, for comparing two indexes entry by entry. The group
+   * counts, which live on the heap and reach MapDB only at a clean close, appear as a sorted map
+   * of "machine/state/status" to count.
+   */
+  public SortedMap<String, Object> collections() {
+    SortedMap<String, Object> all = new TreeMap<>();
+    for (String name : db.getAllNames()) {
+      if (!name.equals("meta") && !name.equals("counts")) {
+        all.put(name, db.get(name));
+      }
+    }
+    SortedMap<String, Long> counted = new TreeMap<>(Comparator.naturalOrder());
+    for (TaskCount c : groups.counts()) {
+      counted.put(c.machine() + "/" + c.state() + "/" + c.status().word(), c.count());
+    }
+    all.put("counts", counted);
+    return all;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.fsm.store.embedded.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fsm.store.MachineVersion;
+import dev.fsm.task.Lease;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskError;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Every event round-trips exactly; damaged bytes are refused cleanly; tasks stay small. */
+class StoreEventCodecTest {
+
+  private static final Instant T = Instant.parse("2026-11-21T10:00:00.123456789Z");
+
+  private static Task task(String id, TaskStatus status, String context, Lease lease) {
+    return new Task(id, "order", "0a1b2c3d4e5f", "ship", status, context, 3,
+        List.of(new TaskError(T, "carrier: timeout ✗"), new TaskError(T.plusSeconds(5), "")),
+        T, T.plusMillis(1), null, status == TaskStatus.PAUSED ? null : T.plusSeconds(60), lease);
+  }
+
+  private static final Transition ENTRY =
+      new Transition(T, "pay", "ok", "ship", 1234, 1, "runner-7/worker-2", "");
+
+  @Test
+  void everyKindOfEventRoundTrips() {
+    List<StoreEvent> events = List.of(
+        new StoreEvent.Created(List.of(task("t1", TaskStatus.RUNNABLE, "{}", null),
+            task("t2", TaskStatus.PAUSED, "{\"name\":\"Zoë\"}", null))),
+        new StoreEvent.Changed(task("t1", TaskStatus.SLEEPING, "{\"a\":1}",
+            new Lease("runner-7", T.plusSeconds(30))), ENTRY, 3),
+        new StoreEvent.Restored(task("t4", TaskStatus.COMPLETED, "{}", null),
+            List.of(ENTRY, new Transition(T.plusSeconds(1), "ship", "done", "end", 0, 0, "", ""))),
+        new StoreEvent.Restored(task("t5", TaskStatus.RUNNABLE, "{}", null), List.of()),
+        new StoreEvent.Leased(List.of(task("t3", TaskStatus.FAULT, "{}",
+            new Lease("r", Instant.ofEpochMilli(0))))),
+        new StoreEvent.Registered(new MachineVersion("order", "0a1b2c3d4e5f", 2, T,
+            "machine: order\nstates: {}\n")));
+    for (StoreEvent event : events) {
+      assertThat(StoreEventCodec.decode(StoreEventCodec.encode(event))).isEqualTo(event);
+    }
+    for (TaskStatus status : TaskStatus.values()) {
+      Task t = task("s", status, "{}", null);
+      assertThat(StoreEventCodec.decodeTask(StoreEventCodec.encodeTask(t))).isEqualTo(t);
+    }
+  }
+
+  @Test
+  void randomTasksRoundTrip() {
+    Random random = new Random(42);
+    for (int i = 0; i < 2_000; i++) {
+      byte[] raw = new byte[random.nextInt(400)];
+      random.nextBytes(raw);
+      String context = new String(raw, java.nio.charset.StandardCharsets.ISO_8859_1);
+      Instant at = Instant.ofEpochSecond(random.nextInt(2_000_000_000), random.nextInt(1_000_000_000));
+      Task t = new Task("id-" + random.nextLong(), "m", "v", "s",
+          TaskStatus.values()[random.nextInt(TaskStatus.values().length)], context,
+          random.nextInt(Integer.MAX_VALUE), List.of(), at, at, random.nextBoolean() ? at : null,
+          null, random.nextBoolean() ? new Lease("o", at) : null);
+      Transition e = new Transition(at, "a", "b", "c", random.nextLong(), random.nextInt(1000),
+          "x", context);
+      StoreEvent event = new StoreEvent.Changed(t, e, random.nextInt(100_000));
+      assertThat(StoreEventCodec.decode(StoreEventCodec.encode(event))).isEqualTo(event);
+    }
+  }
+
+  @Test
+  void aTaskWithA200ByteContextStaysSmall() {
+    String context = "{\"order\":\"" + "x".repeat(188) + "\"}";
+    assertThat(context).hasSize(200);
+    Task t = new Task("01JD3Q6S2F4K8M0N2P4R6T8V0X", "order", "0a1b2c3d4e5f", "await_signature",
+        TaskStatus.RUNNABLE, context, 1, List.of(), T, T, T, T, null);
+    assertThat(StoreEventCodec.encodeTask(t).length).isLessThanOrEqualTo(300);
+  }
+
+  @Test
+  void damagedBytesAreRefusedWithAReason() {
+    byte[] good = StoreEventCodec.encode(new StoreEvent.Changed(
+        task("t1", TaskStatus.RUNNABLE, "{}", new Lease("r", T)), ENTRY, 0));
+    for (int cut = 0; cut < good.length; cut++) {
+      byte[] truncated = Arrays.copyOf(good, cut);
+      assertThatThrownBy(() -> StoreEventCodec.decode(truncated))
+          .as("cut at %d", cut).isInstanceOf(IllegalArgumentException.class);
+    }
+    byte[] longer = Arrays.copyOf(good, good.length + 1);
+    assertThatThrownBy(() -> StoreEventCodec.decode(longer))
+        .hasMessage("store record has bytes after its end");
+    byte[] future = good.clone();
+    future[0] = 9;
+    assertThatThrownBy(() -> StoreEventCodec.decode(future))
+        .hasMessageContaining("written by a newer fsm");
+  }
+}

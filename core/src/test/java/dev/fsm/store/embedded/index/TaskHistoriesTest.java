@@ -1,0 +1,120 @@
+package dev.fsm.store.embedded.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fsm.store.embedded.event.TransitionCodec;
+import dev.fsm.task.Transition;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Chunked histories behave as one entry per place would, and chunk bytes are canonical. */
+class TaskHistoriesTest {
+
+  private final TreeMap<byte[], byte[]> chunks = new TreeMap<>(Arrays::compareUnsigned);
+  private final TaskHistories histories = new TaskHistories(chunks);
+
+  private static Transition entry(int n, String reason) {
+    return new Transition(Instant.ofEpochMilli(1_700_000_000_000L + n).plusNanos(n % 1000),
+        "s" + n, "e", "s" + (n + 1), n, n % 3, "runner-" + n, reason);
+  }
+
+  @Test
+  void entriesPutInPlaceOrderReadBackAcrossChunks() {
+    List<Transition> expected = new ArrayList<>();
+    for (int place = 0; place < 3 * TaskHistories.CHUNK + 5; place++) {
+      Transition t = entry(place, "");
+      histories.put("task-1", place, t);
+      expected.add(t);
+      assertThat(histories.length("task-1")).isEqualTo(place + 1);
+    }
+    histories.put("task-10", 0, entry(99, "other task"));
+    histories.put("task", 0, entry(98, "prefix of the other"));
+    assertThat(histories.of("task-1")).isEqualTo(expected);
+    assertThat(histories.of("task-10")).containsExactly(entry(99, "other task"));
+    assertThat(histories.of("task")).containsExactly(entry(98, "prefix of the other"));
+    assertThat(histories.of("nothing")).isEmpty();
+    assertThat(histories.length("nothing")).isZero();
+    assertThat(chunks).hasSize(4 + 2);
+  }
+
+  @Test
+  void putsInAnyOrderAndAgainEqualOnePutPerPlace() {
+    Random random = new Random(11);
+    for (int round = 0; round < 200; round++) {
+      chunks.clear();
+      TreeMap<Integer, Transition> model = new TreeMap<>();
+      for (int n = 0; n < 80; n++) {
+        int place = random.nextInt(40);
+        Transition t = entry(random.nextInt(1000), "x".repeat(random.nextInt(300)));
+        histories.put("t", place, t);
+        model.put(place, t);
+        assertThat(histories.length("t")).isEqualTo(model.lastKey() + 1);
+      }
+      assertThat(histories.of("t")).isEqualTo(new ArrayList<>(model.values()));
+      TreeMap<byte[], byte[]> rebuilt = new TreeMap<>(Arrays::compareUnsigned);
+      TaskHistories again = new TaskHistories(rebuilt);
+      model.forEach((place, t) -> again.put("t", place, t));
+      assertSameBytes(rebuilt, chunks);
+    }
+  }
+
+  @Test
+  void wholeHistoryChunksMatchEntriesPutOneByOne() {
+    for (int size : new int[] {0, 1, TaskHistories.CHUNK - 1, TaskHistories.CHUNK,
+        TaskHistories.CHUNK + 1, 5 * TaskHistories.CHUNK}) {
+      chunks.clear();
+      List<Transition> history = new ArrayList<>();
+      for (int place = 0; place < size; place++) {
+        history.add(entry(place, "r".repeat(place * 7)));
+        histories.put("id", place, history.get(place));
+      }
+      TreeMap<byte[], byte[]> loaded = new TreeMap<>(Arrays::compareUnsigned);
+      TreeMap<Integer, byte[]> byPlace = new TreeMap<>();
+      for (int place = 0; place < size; place++) {
+        byPlace.put(place, TransitionCodec.encode(history.get(place)));
+      }
+      TaskHistories.chunksOf("id", byPlace, loaded::put);
+      assertSameBytes(loaded, chunks);
+      assertThat(new TaskHistories(loaded).of("id")).isEqualTo(history);
+    }
+  }
+
+  @Test
+  void aDamagedChunkIsRefusedNotMisread() {
+    histories.put("id", 0, entry(1, ""));
+    histories.put("id", 1, entry(2, ""));
+    Map.Entry<byte[], byte[]> only = chunks.firstEntry();
+    byte[] good = only.getValue();
+    int refused = 0;
+    for (int cut = 0; cut < good.length; cut++) {
+      chunks.put(only.getKey(), Arrays.copyOf(good, cut));
+      try {
+        // Cut at the end of the first entry, a chunk is whole: what store check is for.
+        assertThat(histories.of("id")).containsExactly(entry(1, ""));
+      } catch (IllegalArgumentException e) {
+        refused++;
+      }
+    }
+    assertThat(refused).isEqualTo(good.length - 1);
+    byte[] swapped = good.clone();
+    swapped[0] = (byte) TaskHistories.CHUNK;
+    chunks.put(only.getKey(), swapped);
+    assertThatThrownBy(histories::check).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("history chunk");
+  }
+
+  private static void assertSameBytes(TreeMap<byte[], byte[]> a, TreeMap<byte[], byte[]> b) {
+    assertThat(a.keySet()).usingElementComparator(Arrays::compareUnsigned)
+        .containsExactlyElementsOf(b.keySet());
+    for (byte[] key : a.keySet()) {
+      assertThat(a.get(key)).isEqualTo(b.get(key));
+    }
+  }
+}
