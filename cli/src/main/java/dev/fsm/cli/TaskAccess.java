@@ -1,7 +1,7 @@
 package dev.fsm.cli;
 
 import dev.fsm.FsmException;
-import dev.fsm.control.Controls;
+import dev.fsm.access.Controls;
 import dev.fsm.control.SocketControl;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;

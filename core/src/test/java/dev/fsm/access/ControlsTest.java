@@ -1,4 +1,4 @@
-package dev.fsm.control;
+package dev.fsm.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,6 @@
-package dev.fsm.control;
+package dev.fsm.access;
 
+import dev.fsm.control.SocketControl;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.embedded.StoreInUseException;
 import java.nio.file.Path;
