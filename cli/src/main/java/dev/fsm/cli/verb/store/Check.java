@@ -4,7 +4,6 @@ import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.verb.Json;
 import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.OpenReport;
 import dev.fsm.store.embedded.StoreCheck;
 import dev.fsm.store.embedded.StoreCheckReport;
@@ -38,8 +37,8 @@ public final class Check implements Callable<Integer> {
     GlobalOptions global = store.fsm.global();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    EmbeddedStore opened = StoreFolder.open(global, "check", EmbeddedStoreOptions.defaults()
-        .progress(StoreFolder.progress(err, "rebuilding index")));
+    EmbeddedStore opened = StoreFolder.open(global, "check",
+        options -> options.progress(StoreFolder.progress(err, "rebuilding index")));
     OpenReport open = opened.openReport();
     err.println(open.summary());
     StoreCheckReport report;

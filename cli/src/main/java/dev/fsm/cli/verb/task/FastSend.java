@@ -1,5 +1,6 @@
 package dev.fsm.cli.verb.task;
 
+import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
@@ -47,7 +48,11 @@ public final class FastSend {
       if (until != null) {
         wake = Times.parse(until, Clock.systemDefaultZone());
       }
-      folder = TaskAccess.folder(global, false);
+      StoreAccess.Located at = TaskAccess.locate(global, "fsm send", false);
+      if (!at.hasOwner()) {
+        return OptionalInt.empty();
+      }
+      folder = at.socketFolder();
     } catch (RuntimeException e) {
       // A bad time or store: the full verb words the error.
       return OptionalInt.empty();

@@ -1,5 +1,6 @@
 package dev.fsm.cli.verb.task;
 
+import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
@@ -9,10 +10,8 @@ import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
-import dev.fsm.store.embedded.StoreCheck;
 import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -50,8 +49,9 @@ public final class Machines implements Callable<Integer> {
     Map<String, Path> files = MachineFiles.inFolder(global.machines());
     Map<String, Listed> listed = new TreeMap<>();
     files.forEach((name, file) -> listed.put(name, new Listed(name, file, List.of(), Map.of())));
-    Path store = TaskAccess.folder(global, true);
-    boolean hasStore = Files.isDirectory(store) && StoreCheck.holdsStore(store);
+    StoreAccess.Located at = TaskAccess.locate(global, "fsm machines", true);
+    String store = at.location().text();
+    boolean hasStore = at.exists();
     if (hasStore) {
       try (Operations control = TaskAccess.open(global, "fsm machines", false)) {
         Map<String, Map<TaskStatus, Long>> counts = new TreeMap<>();
