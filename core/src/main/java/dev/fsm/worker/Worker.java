@@ -3,6 +3,7 @@ package dev.fsm.worker;
 import dev.fsm.action.ActionOptions;
 import dev.fsm.action.ActionRunner;
 import dev.fsm.action.Actions;
+import dev.fsm.action.ProgramLedger;
 import dev.fsm.control.ControlServer;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;
@@ -33,15 +34,18 @@ public final class Worker implements AutoCloseable {
   private final Actions actions;
   private final Runner runner;
   private final StoreOperations operations;
-  private ControlServer server;
+  private final ControlServer server;
+  private final int leftoversStopped;
 
   private Worker(Store store, MachineLibrary machines, Actions actions, Runner runner,
-      StoreOperations operations) {
+      StoreOperations operations, ControlServer server, int leftoversStopped) {
     this.store = store;
     this.machines = machines;
     this.actions = actions;
     this.runner = runner;
     this.operations = operations;
+    this.server = server;
+    this.leftoversStopped = leftoversStopped;
   }
 
   /** Starts assembling a worker on {@code store}, which the worker closes from now on. */
@@ -67,6 +71,11 @@ public final class Worker implements AutoCloseable {
   /** The operator service over the store, told of changes to running tasks by the runner. */
   public StoreOperations operations() {
     return operations;
+  }
+
+  /** How many programs a killed runner had left running that building this worker stopped. */
+  public int leftoversStopped() {
+    return leftoversStopped;
   }
 
   /** The control server, while it serves the store's socket. */
@@ -97,6 +106,7 @@ public final class Worker implements AutoCloseable {
     private final Store store;
     private Path machines = Path.of(".");
     private ActionOptions actionOptions = ActionOptions.DEFAULTS;
+    private Path ledger;
     private UnaryOperator<ActionRunner> actionsAround = UnaryOperator.identity();
     private RunnerOptions runnerOptions;
     private RunListener listener = RunListener.NONE;
@@ -119,6 +129,15 @@ public final class Worker implements AutoCloseable {
     /** How actions run (default: {@link ActionOptions#DEFAULTS}). */
     public Builder actions(ActionOptions options) {
       this.actionOptions = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    /**
+     * Records running programs in {@code folder} (see {@link ProgramLedger}), first stopping
+     * those that a killed runner left running there.
+     */
+    public Builder programLedger(Path folder) {
+      this.ledger = Objects.requireNonNull(folder, "folder");
       return this;
     }
 
@@ -165,27 +184,32 @@ public final class Worker implements AutoCloseable {
      */
     public Worker build() {
       Actions actions = null;
-      Worker worker;
       try {
         MachineLibrary library = new MachineLibrary(store, machines);
         Runner runner = null;
+        int leftovers = 0;
         if (runnerOptions != null) {
-          actions = new Actions(actionOptions);
+          ActionOptions options = actionOptions;
+          if (ledger != null) {
+            leftovers = ProgramLedger.in(ledger).stopLeftovers();
+            options = options.withLedger(ledger);
+          }
+          actions = new Actions(options);
           runner = new Runner(store, library, actionsAround.apply(actions), runnerOptions, clock,
               listener);
         }
         OperatorListener heard = runner == null ? OperatorListener.NONE : runner;
-        worker = new Worker(store, library, actions, runner,
-            new StoreOperations(store, library, clock, operator, heard, false));
-        if (socketFolder != null && ownership == Ownership.OWNER_WITH_SOCKET) {
-          worker.server = ControlServer.start(socketFolder, worker.operations, role);
-        }
+        // Operators' commands reach running actions through the runner.
+        StoreOperations operations = new StoreOperations(store, library, clock, operator, heard,
+            false);
+        ControlServer server = socketFolder != null && ownership == Ownership.OWNER_WITH_SOCKET
+            ? ControlServer.start(socketFolder, operations, role) : null;
+        return new Worker(store, library, actions, runner, operations, server, leftovers);
       } catch (RuntimeException | Error e) {
         closeQuietly(actions, e);
         store.close();
         throw e;
       }
-      return worker;
     }
 
     private static void closeQuietly(Actions actions, Throwable failure) {

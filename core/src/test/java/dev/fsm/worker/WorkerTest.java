@@ -94,6 +94,15 @@ class WorkerTest {
   }
 
   @Test
+  void aProgramLedgerWithNothingLeftStopsNothing() throws Exception {
+    Path ledger = Files.createDirectories(dir.resolve("programs"));
+    try (Worker worker = Worker.builder(new InMemoryStore()).machines(dir)
+        .programLedger(ledger).runner(untilIdle(), RunListener.NONE).build()) {
+      assertThat(worker.leftoversStopped()).isZero();
+    }
+  }
+
+  @Test
   void aSharedStoreGetsNoSocket() {
     try (Worker worker = Worker.builder(new InMemoryStore()).machines(dir)
         .runner(untilIdle(), RunListener.NONE)

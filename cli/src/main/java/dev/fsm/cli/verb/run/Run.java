@@ -3,7 +3,6 @@ package dev.fsm.cli.verb.run;
 import dev.fsm.FsmException;
 import dev.fsm.access.StoreAccess;
 import dev.fsm.action.ActionOptions;
-import dev.fsm.action.ProgramLedger;
 import dev.fsm.cli.Fsm;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.ProgressLine;
@@ -109,25 +108,24 @@ public final class Run implements Callable<Integer> {
       err.println("fsm run: no store was at " + where + "; created an empty one (start tasks"
           + " with `fsm start MACHINE --store " + where + "`)");
     }
-    if (ledger != null) {
-      int leftovers = stopLeftovers(ledger, store);
-      if (leftovers > 0) {
-        err.println("fsm run: stopped " + leftovers + " program(s) that a runner killed earlier"
-            + " left running");
-      }
-    }
     Worker.Builder builder = Worker.builder(store)
         .machines(global.machines())
-        .actions(ActionOptions.DEFAULTS.withGrace(graceTime).withPlugins(plugins)
-            .withLedger(ledger))
+        .actions(ActionOptions.DEFAULTS.withGrace(graceTime).withPlugins(plugins))
         .runner(RunnerOptions.of(workers, mode, owner).withShutdownGrace(graceTime),
             new RunLog(out, err, global.verbose()))
         .operator(StoreAccess.operator());
+    if (ledger != null) {
+      builder.programLedger(ledger);
+    }
     if (at.hasOwner()) {
       builder.serve(at.kind().ownership(), at.socketFolder(), "runner");
     }
     boolean live = ProgressLine.stderrIsTerminal() && !global.verbose();
     try (Worker worker = builder.build()) {
+      if (worker.leftoversStopped() > 0) {
+        err.println("fsm run: stopped " + worker.leftoversStopped() + " program(s) that a runner"
+            + " killed earlier left running");
+      }
       Runner runner = worker.runner().orElseThrow();
       onSignals(runner, err);
       err.println("fsm run: " + workers + " worker" + (workers == 1 ? "" : "s") + " on "
@@ -148,16 +146,6 @@ public final class Run implements Callable<Integer> {
           runner.counters().errors(), seconds));
     }
     return 0;
-  }
-
-  /** Stops the programs a killed runner left running; the store is closed if that fails. */
-  private static int stopLeftovers(Path ledger, Store store) {
-    try {
-      return ProgramLedger.in(ledger).stopLeftovers();
-    } catch (RuntimeException | Error e) {
-      store.close();
-      throw e;
-    }
   }
 
   private Duration parseGrace() {
