@@ -14,13 +14,22 @@ public final class TaskAccess {
   private TaskAccess() {}
 
   /**
-   * The operator service for one verb.
+   * The operator service for a verb that reads tasks, or that creates them when {@code create}.
    *
-   * @param verb the verb, e.g. {@code fsm send}, shown to others who find the store in use
+   * @param verb the verb, e.g. {@code fsm ls}, shown to others who find the store in use
    * @param create whether a missing store may be created (only {@code start} and {@code run})
    */
   public static Operations open(GlobalOptions global, String verb, boolean create) {
-    StorePurpose purpose = create ? StorePurpose.WRITE : StorePurpose.READ;
+    return open(global, create ? StorePurpose.WRITE : StorePurpose.READ, verb, create);
+  }
+
+  /** The operator service for a verb that changes existing tasks, such as {@code fsm send}. */
+  public static Operations openToWrite(GlobalOptions global, String verb) {
+    return open(global, StorePurpose.WRITE, verb, false);
+  }
+
+  private static Operations open(GlobalOptions global, StorePurpose purpose, String verb,
+      boolean create) {
     StoreAccess access = StoreAccess.standard();
     StoreAccess.Located at = access.locate(global.store(), purpose, verb, create);
     return access.operations(at, purpose, verb, create, global.machines(), notice(global));
@@ -30,9 +39,9 @@ public final class TaskAccess {
    * The store {@code --store} names for a task verb, checked: refused when it is not a store
    * and, unless {@code create}, when there is none.
    */
-  public static StoreAccess.Located locate(GlobalOptions global, String verb, boolean create) {
-    return StoreAccess.standard().locate(global.store(),
-        create ? StorePurpose.WRITE : StorePurpose.READ, verb, create);
+  public static StoreAccess.Located locate(GlobalOptions global, StorePurpose purpose,
+      String verb, boolean create) {
+    return StoreAccess.standard().locate(global.store(), purpose, verb, create);
   }
 
   /** Where a verb waiting for the store says, once, whom it waits for. */

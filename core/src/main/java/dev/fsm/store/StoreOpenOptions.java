@@ -17,6 +17,9 @@ import java.util.function.Consumer;
 public record StoreOpenOptions(String verb, boolean create, boolean waitInLine,
     Consumer<String> notice, BooleanSupplier servedElsewhere) {
 
+  private static final Consumer<String> SILENT = notice -> {};
+  private static final BooleanSupplier NEVER = () -> false;
+
   public StoreOpenOptions {
     Objects.requireNonNull(verb, "verb");
     Objects.requireNonNull(notice, "notice");
@@ -25,7 +28,7 @@ public record StoreOpenOptions(String verb, boolean create, boolean waitInLine,
 
   /** Opening for {@code verb}: an existing store only, refused at once while held. */
   public static StoreOpenOptions of(String verb) {
-    return new StoreOpenOptions(verb, false, false, m -> {}, () -> false);
+    return new StoreOpenOptions(verb, false, false, SILENT, NEVER);
   }
 
   /** These options, creating a missing store or not. */

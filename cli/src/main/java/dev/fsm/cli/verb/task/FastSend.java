@@ -5,6 +5,7 @@ import dev.fsm.cli.ExitCodes;
 import dev.fsm.cli.GlobalOptions;
 import dev.fsm.cli.TaskAccess;
 import dev.fsm.control.SocketControl;
+import dev.fsm.store.StorePurpose;
 import dev.fsm.task.Command;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -48,7 +49,8 @@ public final class FastSend {
       if (until != null) {
         wake = Times.parse(until, Clock.systemDefaultZone());
       }
-      StoreAccess.Located at = TaskAccess.locate(global, "fsm send", false);
+      StoreAccess.Located at = TaskAccess.locate(global, StorePurpose.WRITE, "fsm send",
+          false);
       if (!at.hasOwner()) {
         return OptionalInt.empty();
       }

@@ -9,6 +9,7 @@ import dev.fsm.cli.TaskAccess;
 import dev.fsm.cli.verb.Json;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.StorePurpose;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
@@ -49,7 +50,8 @@ public final class Machines implements Callable<Integer> {
     Map<String, Path> files = MachineFiles.inFolder(global.machines());
     Map<String, Listed> listed = new TreeMap<>();
     files.forEach((name, file) -> listed.put(name, new Listed(name, file, List.of(), Map.of())));
-    StoreAccess.Located at = TaskAccess.locate(global, "fsm machines", true);
+    StoreAccess.Located at = TaskAccess.locate(global, StorePurpose.READ, "fsm machines",
+        true);
     String store = at.location().text();
     boolean hasStore = at.exists();
     if (hasStore) {
