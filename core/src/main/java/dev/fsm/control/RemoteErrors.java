@@ -9,11 +9,10 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.fsm.FsmException;
 import dev.fsm.control.wire.Wire;
 import dev.fsm.store.LeaseLostException;
+import dev.fsm.store.StoreDamagedException;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
-import dev.fsm.store.embedded.journal.JournalDamagedException;
 import java.io.IOException;
-import java.nio.file.Path;
 
 /**
  * Exceptions across the socket: the server writes what went wrong as a kind with the fields that
@@ -53,9 +52,9 @@ final class RemoteErrors {
       g.writeStringField("kind", LEASE_LOST);
       g.writeStringField("id", lost.id());
       g.writeStringField("owner", lost.owner());
-    } else if (e instanceof JournalDamagedException damaged) {
+    } else if (e instanceof StoreDamagedException damaged) {
       g.writeStringField("kind", JOURNAL_DAMAGED);
-      g.writeStringField("file", String.valueOf(damaged.file()));
+      g.writeStringField("file", damaged.place());
       g.writeNumberField("offset", damaged.offset());
       g.writeStringField("reason", damaged.reason());
     } else {
@@ -98,7 +97,7 @@ final class RemoteErrors {
       case NOT_FOUND -> new TaskNotFoundException(id);
       case EXISTS -> new TaskExistsException(id);
       case LEASE_LOST -> new LeaseLostException(id, owner);
-      case JOURNAL_DAMAGED -> new JournalDamagedException(message, Path.of(file), offset, reason);
+      case JOURNAL_DAMAGED -> new StoreDamagedException(message, file, offset, reason);
       default -> new FsmException(message);
     };
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.fsm.FsmException;
 import dev.fsm.store.LeaseLostException;
+import dev.fsm.store.StoreDamagedException;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.embedded.journal.JournalDamagedException;
@@ -86,10 +87,10 @@ class ControlErrorsTest {
   void journalDamaged() {
     JournalDamagedException sent = new JournalDamagedException("journal damaged at 12",
         Path.of("/s/journal/0001.log"), 12, "CRC mismatch");
-    JournalDamagedException got = (JournalDamagedException) across(sent);
+    StoreDamagedException got = (StoreDamagedException) across(sent);
     assertThat(got).hasMessage(sent.getMessage());
-    assertThat(List.of(got.file(), got.offset(), got.reason()))
-        .isEqualTo(List.of(sent.file(), sent.offset(), sent.reason()));
+    assertThat(List.of(got.place(), got.offset(), got.reason()))
+        .isEqualTo(List.of(sent.file().toString(), sent.offset(), sent.reason()));
   }
 
   @Test

@@ -1,87 +1,54 @@
 package dev.fsm.cli.common;
 
-import dev.fsm.FsmException;
-import dev.fsm.control.Controls;
-import dev.fsm.control.SocketControl;
-import dev.fsm.engine.MachineLibrary;
-import dev.fsm.engine.OperatorListener;
+import dev.fsm.access.StoreAccess;
 import dev.fsm.operations.Operations;
-import dev.fsm.operations.StoreOperations;
-import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.EmbeddedStoreOptions;
-import dev.fsm.store.embedded.StoreCheck;
-import dev.fsm.store.embedded.owner.StoreWaiting;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Optional;
+import dev.fsm.store.StorePurpose;
+import java.util.function.Consumer;
 
 /**
- * How the task verbs reach tasks: through the control socket of the runner that owns the store,
- * or, with no owner, by opening the store in this process.
+ * How the task verbs reach tasks: {@link StoreAccess} with the global options, saying on stderr
+ * whom a verb waits for when the store is held.
  */
 public final class TaskAccess {
 
   private TaskAccess() {}
 
   /**
-   * A control for one verb.
+   * The operator service for a verb that reads tasks, or that creates them when {@code create}.
    *
-   * @param verb the verb, e.g. {@code fsm send}, shown to others who find the store in use
+   * @param verb the verb, e.g. {@code fsm ls}, shown to others who find the store in use
    * @param create whether a missing store may be created (only {@code start} and {@code run})
    */
   public static Operations open(GlobalOptions global, String verb, boolean create) {
-    Path folder = folder(global, create);
-    return Controls.open(folder, () -> {
-      EmbeddedStore store = EmbeddedStore.open(folder,
-          EmbeddedStoreOptions.defaults().purpose(verb).waiting(waitInLine(global, folder)));
-      return new StoreOperations(store, new MachineLibrary(store, global.machines()),
-          Clock.systemUTC(), operator(), OperatorListener.NONE, true);
-    });
+    return open(global, create ? StorePurpose.WRITE : StorePurpose.READ, verb, create);
+  }
+
+  /** The operator service for a verb that changes existing tasks, such as {@code fsm send}. */
+  public static Operations openToWrite(GlobalOptions global, String verb) {
+    return open(global, StorePurpose.WRITE, verb, false);
+  }
+
+  private static Operations open(GlobalOptions global, StorePurpose purpose, String verb,
+      boolean create) {
+    StoreAccess access = StoreAccess.standard();
+    StoreAccess.Located at = access.locate(global.store(), purpose, verb, create);
+    return access.operations(at, purpose, verb, create, global.machines(), notice(global));
   }
 
   /**
-   * How a verb that opens the store itself waits while another process holds it: in line, in
-   * arrival order, saying on stderr whom it waits for once that takes a second; it stops
-   * waiting when the holder turns out to serve its control socket, which the verb then uses.
+   * The store {@code --store} names for a task verb, checked: refused when it is not a store
+   * and, unless {@code create}, when there is none.
    */
-  public static StoreWaiting waitInLine(GlobalOptions global, Path folder) {
-    return StoreWaiting.inLine(notice -> {
+  public static StoreAccess.Located locate(GlobalOptions global, StorePurpose purpose,
+      String verb, boolean create) {
+    return StoreAccess.standard().locate(global.store(), purpose, verb, create);
+  }
+
+  /** Where a verb waiting for the store says, once, whom it waits for. */
+  public static Consumer<String> notice(GlobalOptions global) {
+    return notice -> {
       global.err().println("fsm: " + notice);
       global.err().flush();
-    }, () -> {
-      Optional<SocketControl> owner = SocketControl.connect(folder);
-      owner.ifPresent(SocketControl::close);
-      return owner.isPresent();
-    });
-  }
-
-  /** Who an operator's commands come from in a task's history. */
-  public static String operator() {
-    return "user:" + System.getProperty("user.name", "unknown");
-  }
-
-  /** The embedded store folder {@code --store} names, checked. */
-  public static Path folder(GlobalOptions global, boolean create) {
-    String name = global.store();
-    if (name.startsWith("postgresql://") || name.startsWith("postgres://")) {
-      throw new FsmException("PostgreSQL stores (" + name + ") come in a later version of fsm;"
-          + " use an embedded store folder with --store PATH");
-    }
-    Path folder;
-    try {
-      folder = Path.of(name);
-    } catch (InvalidPathException e) {
-      throw new FsmException("--store " + name + " is not a valid path: " + e.getReason());
-    }
-    if (Files.exists(folder) && !Files.isDirectory(folder)) {
-      throw new FsmException("--store " + folder + " is a file, not a store folder");
-    }
-    if (!create && !(Files.isDirectory(folder) && StoreCheck.holdsStore(folder))) {
-      throw new FsmException("no fsm store at " + folder + "; start a task there first with"
-          + " `fsm start MACHINE`, or name a store with --store PATH or $FSM_STORE");
-    }
-    return folder;
+    };
   }
 }

@@ -3,24 +3,23 @@ package dev.fsm.bench.runner;
 import dev.fsm.FsmException;
 import dev.fsm.action.ActionOptions;
 import dev.fsm.action.ActionRequest;
-import dev.fsm.action.ActionRunner;
 import dev.fsm.action.Attempt;
-import dev.fsm.action.Actions;
 import dev.fsm.bench.Latency;
 import dev.fsm.bench.LatencyRecorder;
-import dev.fsm.control.ControlServer;
 import dev.fsm.operations.StoreOperations;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.control.SocketControl;
-import dev.fsm.engine.MachineLibrary;
-import dev.fsm.engine.RunListener;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
-import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.EmbeddedStoreOptions;
+import dev.fsm.store.StoreKind;
+import dev.fsm.store.StoreLocation;
+import dev.fsm.store.StoreOpenOptions;
+import dev.fsm.store.StorePurpose;
+import dev.fsm.store.embedded.EmbeddedStoreKind;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
+import dev.fsm.worker.Worker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +78,7 @@ public final class RunnerBenchmark {
   }
 
   private RunnerBenchReport.Run throughput(Path folder, int workers) throws Exception {
-    try (Bench b = new Bench(folder, workers, RunnerOptions.Mode.UNTIL_IDLE, null)) {
+    try (Bench b = new Bench(folder, workers, RunnerOptions.Mode.UNTIL_IDLE, null, false)) {
       MachineSource chain = b.machine("bench", chainYaml(options.states()));
       for (int done = 0; done < options.tasks(); done += CREATE_CHUNK) {
         int n = Math.min(CREATE_CHUNK, options.tasks() - done);
@@ -100,7 +99,7 @@ public final class RunnerBenchmark {
 
   private Latency halfLoad(Path folder, int workers, double transitionsPerSecond)
       throws Exception {
-    try (Bench b = new Bench(folder, workers, RunnerOptions.Mode.FOREVER, null)) {
+    try (Bench b = new Bench(folder, workers, RunnerOptions.Mode.FOREVER, null, false)) {
       MachineSource chain = b.machine("bench", chainYaml(options.states()));
       Thread runner = new Thread(b.runner::run, "fsm-bench-runner");
       runner.start();
@@ -142,8 +141,7 @@ public final class RunnerBenchmark {
       attempt.onCommand(c -> heard.offer(System.nanoTime()));
       running.countDown();
     };
-    try (Bench b = new Bench(folder, 1, RunnerOptions.Mode.FOREVER, hook);
-        ControlServer server = ControlServer.start(b.storeFolder, b.control, "fsm bench")) {
+    try (Bench b = new Bench(folder, 1, RunnerOptions.Mode.FOREVER, hook, true)) {
       MachineSource listen = b.machine("listen", """
           machine: listen
           states:
@@ -176,32 +174,45 @@ public final class RunnerBenchmark {
     }
   }
 
-  /** One store, runner and in-process control in a folder. */
+  /** One store, runner and in-process control in a folder, assembled as {@code fsm run} does. */
   private final class Bench implements AutoCloseable {
     final Path storeFolder;
     final Path machines;
-    final EmbeddedStore store;
-    final Actions actions;
     final DueTracker tracker = new DueTracker();
+    final Worker worker;
     final Runner runner;
     final StoreOperations control;
 
+    /**
+     * @param before told of each action before it runs, or null
+     * @param serve whether the control socket serves the store, as a runner's does
+     */
     Bench(Path folder, int workers, RunnerOptions.Mode mode,
-        BiConsumer<ActionRequest, Attempt> before)
+        BiConsumer<ActionRequest, Attempt> before, boolean serve)
         throws IOException {
       storeFolder = folder.resolve("store");
       machines = Files.createDirectories(folder.resolve("machines"));
-      store = EmbeddedStore.open(storeFolder, EmbeddedStoreOptions.defaults().purpose("fsm bench"));
-      actions = new Actions(ActionOptions.DEFAULTS);
-      ActionRunner run = before == null ? actions : (request, attempt) -> {
-        before.accept(request, attempt);
-        return actions.run(request, attempt);
-      };
-      MachineLibrary library = new MachineLibrary(store, machines);
-      RunListener listener = tracker;
-      runner = new Runner(store, library, run, RunnerOptions.of(workers, mode,
-          "runner:" + ProcessHandle.current().pid() + "@bench"), CLOCK, listener);
-      control = new StoreOperations(store, library, CLOCK, "user:bench", runner, false);
+      StoreKind kind = EmbeddedStoreKind.INSTANCE;
+      Worker.Builder builder = Worker.builder(kind.open(new StoreLocation.Folder(storeFolder),
+              StorePurpose.RUN, StoreOpenOptions.of("fsm bench").create(true)))
+          .machines(machines)
+          .actions(ActionOptions.DEFAULTS)
+          .runner(RunnerOptions.of(workers, mode,
+              "runner:" + ProcessHandle.current().pid() + "@bench"), tracker)
+          .clock(CLOCK)
+          .operator("user:bench");
+      if (before != null) {
+        builder.actionsAround(actions -> (request, attempt) -> {
+          before.accept(request, attempt);
+          return actions.run(request, attempt);
+        });
+      }
+      if (serve) {
+        builder.serve(kind.ownership(), storeFolder, "fsm bench");
+      }
+      worker = builder.build();
+      runner = worker.runner().orElseThrow();
+      control = worker.operations();
     }
 
     MachineSource machine(String name, String yaml) throws IOException {
@@ -217,12 +228,8 @@ public final class RunnerBenchmark {
     }
 
     @Override
-    public void close() throws IOException {
-      try {
-        actions.close();
-      } finally {
-        store.close();
-      }
+    public void close() {
+      worker.close();
     }
   }
 

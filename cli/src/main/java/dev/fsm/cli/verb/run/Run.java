@@ -1,33 +1,28 @@
 package dev.fsm.cli.verb.run;
 
 import dev.fsm.FsmException;
+import dev.fsm.access.StoreAccess;
 import dev.fsm.action.ActionOptions;
 import dev.fsm.action.Actions;
 import dev.fsm.action.ProgramLedger;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
-import dev.fsm.control.ControlServer;
-import dev.fsm.control.SocketControl;
-import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
 import dev.fsm.model.Durations;
-import dev.fsm.operations.StoreOperations;
-import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.EmbeddedStoreOptions;
-import dev.fsm.store.embedded.StoreCheck;
-import dev.fsm.store.embedded.owner.StoreInUseException;
+import dev.fsm.store.Store;
+import dev.fsm.store.StoreLocation;
+import dev.fsm.store.StorePurpose;
+import dev.fsm.worker.Worker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.ArgGroup;
@@ -98,71 +93,57 @@ public final class Run implements Callable<Integer> {
     }
     RunnerOptions.Mode mode = until == null ? RunnerOptions.Mode.FOREVER
         : until.idle ? RunnerOptions.Mode.UNTIL_IDLE : RunnerOptions.Mode.ONCE;
-    Path folder = TaskAccess.folder(global, true);
-    boolean fresh = !Files.isDirectory(folder) || !StoreCheck.holdsStore(folder);
+    StoreAccess access = StoreAccess.standard();
+    StoreAccess.Located at = access.locate(global.store(), StorePurpose.RUN, "fsm run", true);
+    String where = at.location().text();
+    boolean fresh = !at.exists();
+    Path ledger = at.location() instanceof StoreLocation.Folder folder
+        ? folder.path().resolve(PROGRAMS) : null;
     String owner = "runner:" + ProcessHandle.current().pid() + "@" + host();
-    try (EmbeddedStore store = openWaiting(folder);
-        Actions actions = new Actions(ActionOptions.DEFAULTS.withGrace(graceTime)
-            .withPlugins(plugins).withLedger(folder.resolve(PROGRAMS)))) {
-      if (fresh) {
-        // A mistyped --store must not pass unnoticed.
-        err.println("fsm run: no store was at " + folder + "; created an empty one (start tasks"
-            + " with `fsm start MACHINE --store " + folder + "`)");
+    Store store = access.store(at, StorePurpose.RUN, "fsm run", TaskAccess.notice(global));
+    if (fresh) {
+      // A mistyped --store must not pass unnoticed.
+      err.println("fsm run: no store was at " + where + "; created an empty one (start tasks"
+          + " with `fsm start MACHINE --store " + where + "`)");
+    }
+    Worker.Builder builder = Worker.builder(store)
+        .machines(global.machines())
+        .actions(ActionOptions.DEFAULTS.withGrace(graceTime).withPlugins(plugins))
+        .runner(RunnerOptions.of(workers, mode, owner).withShutdownGrace(graceTime),
+            new RunLog(out, err, global.verbose()))
+        .operator(StoreAccess.operator());
+    if (ledger != null) {
+      builder.programLedger(ledger);
+    }
+    if (at.hasOwner()) {
+      builder.serve(at.kind().ownership(), at.socketFolder(), "runner");
+    }
+    boolean live = ProgressLine.stderrIsTerminal() && !global.verbose();
+    try (Worker worker = builder.build()) {
+      if (worker.leftoversStopped() > 0) {
+        err.println("fsm run: stopped " + worker.leftoversStopped() + " program(s) that a runner"
+            + " killed earlier left running");
       }
-      int leftovers = ProgramLedger.in(folder.resolve(PROGRAMS)).stopLeftovers();
-      if (leftovers > 0) {
-        err.println("fsm run: stopped " + leftovers + " program(s) that a runner killed earlier"
-            + " left running");
-      }
-      MachineLibrary machines = new MachineLibrary(store, global.machines());
-      boolean live = ProgressLine.stderrIsTerminal() && !global.verbose();
-      Runner runner = new Runner(store, machines, actions,
-          RunnerOptions.of(workers, mode, owner).withShutdownGrace(graceTime), Clock.systemUTC(),
-          new RunLog(out, err, global.verbose()));
-      StoreOperations control = new StoreOperations(store, machines, Clock.systemUTC(),
-          TaskAccess.operator(), runner, false);
-      try (ControlServer server = ControlServer.start(folder, control, "runner")) {
-        onSignals(runner, err);
-        err.println("fsm run: " + workers + " worker" + (workers == 1 ? "" : "s") + " on "
-            + folder + " (pid " + ProcessHandle.current().pid() + ")"
-            + (mode == RunnerOptions.Mode.FOREVER ? "; Ctrl-C to stop" : ""));
-        err.flush();
-        long started = System.nanoTime();
-        if (live) {
-          try (RunLine line = new RunLine(err, runner)) {
-            runner.run();
-          }
-        } else {
+      Runner runner = worker.runner().orElseThrow();
+      onSignals(runner, err);
+      err.println("fsm run: " + workers + " worker" + (workers == 1 ? "" : "s") + " on "
+          + where + " (pid " + ProcessHandle.current().pid() + ")"
+          + (mode == RunnerOptions.Mode.FOREVER ? "; Ctrl-C to stop" : ""));
+      err.flush();
+      long started = System.nanoTime();
+      if (live) {
+        try (RunLine line = new RunLine(err, runner)) {
           runner.run();
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
-        err.println(String.format(Locale.ROOT,
-            "fsm run: done: %,d transitions, %,d errors in %.1f s", runner.counters().transitions(),
-            runner.counters().errors(), seconds));
+      } else {
+        runner.run();
       }
+      double seconds = (System.nanoTime() - started) / 1e9;
+      err.println(String.format(Locale.ROOT,
+          "fsm run: done: %,d transitions, %,d errors in %.1f s", runner.counters().transitions(),
+          runner.counters().errors(), seconds));
     }
     return 0;
-  }
-
-  /**
-   * Opens the store, waiting in line while short-lived commands (start, send, ls...) hold it; a
-   * store served by another runner or shell is refused.
-   */
-  private EmbeddedStore openWaiting(Path folder) {
-    try {
-      return EmbeddedStore.open(folder, EmbeddedStoreOptions.defaults().purpose("fsm run")
-          .waiting(TaskAccess.waitInLine(GlobalOptions.of(spec), folder)));
-    } catch (StoreInUseException e) {
-      Optional<SocketControl> owner = SocketControl.connect(folder);
-      if (owner.isEmpty()) {
-        throw e;
-      }
-      String via = owner.get().via();
-      owner.get().close();
-      throw new FsmException("store " + folder + " is already served by " + via
-          + "; one runner per embedded store: stop it first, or send it work with"
-          + " `fsm start`");
-    }
   }
 
   private Duration parseGrace() {

@@ -4,7 +4,6 @@ import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
 import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.StoreCheck;
 import dev.fsm.store.embedded.check.StoreCheckReport;
 import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
@@ -35,8 +34,8 @@ public final class Check implements Callable<Integer> {
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    EmbeddedStore opened = StoreFolder.open(global, "check", EmbeddedStoreOptions.defaults()
-        .progress(StoreFolder.progress(err, "rebuilding index")));
+    EmbeddedStore opened = StoreFolder.open(global, "check",
+        options -> options.progress(StoreFolder.progress(err, "rebuilding index")));
     OpenReport open = opened.openReport();
     err.println(open.summary());
     StoreCheckReport report;

@@ -4,7 +4,6 @@ import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
 import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.recovery.OpenReport;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -33,9 +32,8 @@ public final class Rebuild implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     OpenReport report;
-    try (EmbeddedStore opened = StoreFolder.open(global, "rebuild", EmbeddedStoreOptions
-        .defaults().forceRebuild(true)
-        .progress(StoreFolder.progress(err, "rebuilding index")))) {
+    try (EmbeddedStore opened = StoreFolder.open(global, "rebuild", options -> options
+        .forceRebuild(true).progress(StoreFolder.progress(err, "rebuilding index")))) {
       report = opened.openReport();
     }
     if (global.json()) {

@@ -1,11 +1,10 @@
 package dev.fsm.cli.verb.store;
 
+import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
-import dev.fsm.store.embedded.StoreCheck;
-import dev.fsm.store.embedded.StoreRepair;
 import dev.fsm.store.embedded.repair.RepairReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -42,20 +41,18 @@ public final class Repair implements Callable<Integer> {
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Path folder = StoreFolder.folder(global, "repair");
-    if (!StoreCheck.holdsStore(folder) && !StoreRepair.interrupted(folder)) {
-      throw StoreFolder.noStore(folder);
-    }
-    RepairReport report = StoreRepair.run(folder, EmbeddedStoreOptions.defaults()
-        .progress(StoreFolder.progress(err, "rebuilding index")), Instant.now());
+    StoreAccess.Located at = StoreFolder.find(global, "repair");
+    RepairReport report = StoreFolder.embedded(at, "repair").repair(at.location(),
+        EmbeddedStoreOptions.defaults().progress(StoreFolder.progress(err, "rebuilding index")),
+        Instant.now());
     if (global.json()) {
       Json.print(out, Reports.repair(report));
     } else {
       report.lines().forEach(out::println);
     }
     if (!report.sound() && !report.nothingLost()) {
-      err.println("fsm: store " + folder + " is repaired and opens again, but it lost what the"
-          + " report above lists; the damaged originals are in " + report.damagedFolder()
+      err.println("fsm: store " + at.location().text() + " is repaired and opens again, but it"
+          + " lost what the report above lists; the damaged originals are in " + report.damagedFolder()
           .map(Path::toString).orElse("the store folder"));
     }
     return ExitCodes.OK;

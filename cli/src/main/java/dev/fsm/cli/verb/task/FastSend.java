@@ -1,9 +1,11 @@
 package dev.fsm.cli.verb.task;
 
+import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.control.SocketControl;
+import dev.fsm.store.StorePurpose;
 import dev.fsm.task.Command;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -47,7 +49,12 @@ public final class FastSend {
       if (until != null) {
         wake = Times.parse(until, Clock.systemDefaultZone());
       }
-      folder = TaskAccess.folder(global, false);
+      StoreAccess.Located at = TaskAccess.locate(global, StorePurpose.WRITE, "fsm send",
+          false);
+      if (!at.hasOwner()) {
+        return OptionalInt.empty();
+      }
+      folder = at.socketFolder();
     } catch (RuntimeException e) {
       // A bad time or store: the full verb words the error.
       return OptionalInt.empty();

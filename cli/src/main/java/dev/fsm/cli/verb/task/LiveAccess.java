@@ -5,7 +5,7 @@ import dev.fsm.cli.common.StopSignal;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.control.OwnerLostException;
 import dev.fsm.operations.Operations;
-import dev.fsm.store.embedded.owner.StoreInUseException;
+import dev.fsm.store.StoreBusyException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Optional;
@@ -54,7 +54,7 @@ final class LiveAccess {
         T result = poll.apply(control);
         arrived(control.via());
         return Optional.of(result);
-      } catch (OwnerLostException | StoreInUseException e) {
+      } catch (OwnerLostException | StoreBusyException e) {
         missed(e);
         if (stop.await(RETRY)) {
           return Optional.empty();
@@ -82,11 +82,10 @@ final class LiveAccess {
    * by this very process (a shell without its socket) is no wait: it ends the view.
    */
   private void missed(RuntimeException e) {
-    if (e instanceof StoreInUseException inUse && inUse.ownerPid().isPresent()
-        && inUse.ownerPid().getAsLong() == ProcessHandle.current().pid()) {
+    if (e instanceof StoreBusyException busy && busy.heldHere()) {
       throw e;
     }
-    if (e instanceof StoreInUseException && !waiting) {
+    if (e instanceof StoreBusyException && !waiting) {
       waiting = true;
       say("waiting for the store: " + e.getMessage());
     }

@@ -1,5 +1,6 @@
 package dev.fsm.cli.verb.task;
 
+import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.MachineFiles;
@@ -7,11 +8,10 @@ import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Table;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.StorePurpose;
 import dev.fsm.store.TaskCount;
-import dev.fsm.store.embedded.StoreCheck;
 import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,8 +46,10 @@ public final class Machines implements Callable<Integer> {
     Map<String, Path> files = MachineFiles.inFolder(global.machines());
     Map<String, Listed> listed = new TreeMap<>();
     files.forEach((name, file) -> listed.put(name, new Listed(name, file, List.of(), Map.of())));
-    Path store = TaskAccess.folder(global, true);
-    boolean hasStore = Files.isDirectory(store) && StoreCheck.holdsStore(store);
+    StoreAccess.Located at = TaskAccess.locate(global, StorePurpose.READ, "fsm machines",
+        true);
+    String store = at.location().text();
+    boolean hasStore = at.exists();
     if (hasStore) {
       try (Operations control = TaskAccess.open(global, "fsm machines", false)) {
         Map<String, Map<TaskStatus, Long>> counts = new TreeMap<>();

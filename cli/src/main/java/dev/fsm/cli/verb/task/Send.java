@@ -84,7 +84,7 @@ public final class Send implements Callable<Integer> {
     }
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = cmd.getOut();
-    try (Operations control = TaskAccess.open(global, "fsm send", false)) {
+    try (Operations control = TaskAccess.openToWrite(global, "fsm send")) {
       if (bulk) {
         return sendAll(control, command, global, out, cmd.getErr());
       }

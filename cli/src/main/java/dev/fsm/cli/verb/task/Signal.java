@@ -43,7 +43,7 @@ public final class Signal implements Callable<Integer> {
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     String patch = ContextArgument.read(context);
-    try (Operations control = TaskAccess.open(global, "fsm signal", false)) {
+    try (Operations control = TaskAccess.openToWrite(global, "fsm signal")) {
       Task before = TaskIdPrefix.resolve(control, id);
       Task after = control.signal(before.id(), event, patch);
       if (global.json()) {

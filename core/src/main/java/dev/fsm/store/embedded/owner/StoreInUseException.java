@@ -1,10 +1,10 @@
 package dev.fsm.store.embedded.owner;
 
-import dev.fsm.FsmException;
+import dev.fsm.store.StoreBusyException;
 import java.util.OptionalLong;
 
 /** The store folder is owned by another process (or already open in this one). */
-public final class StoreInUseException extends FsmException {
+public final class StoreInUseException extends StoreBusyException {
 
   private final OptionalLong ownerPid;
 

@@ -1,8 +1,10 @@
-package dev.fsm.control;
+package dev.fsm.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fsm.control.ControlServer;
+import dev.fsm.control.SocketControl;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.embedded.owner.StoreInUseException;
 import dev.fsm.store.embedded.owner.StoreLock;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ControlsTest {
 
   @TempDir Path store;
-  private final FakeControl local = new FakeControl();
+  private final Operations local = FakeOperations.answering("local");
   private final AtomicInteger localOpens = new AtomicInteger();
 
   private Operations openLocal() {
@@ -56,7 +58,7 @@ class ControlsTest {
 
   @Test
   void liveOwnerInThisProcessIsReachedOverTheSocket() {
-    try (ControlServer server = ControlServer.start(store, new FakeControl(), "shell");
+    try (ControlServer server = ControlServer.start(store, FakeOperations.answering("local"), "shell");
         Operations c = Controls.open(store, this::openLocal)) {
       assertThat(c).isInstanceOf(SocketControl.class);
       assertThat(c.via()).isEqualTo("shell pid " + ProcessHandle.current().pid());
@@ -72,7 +74,7 @@ class ControlsTest {
     // The runner locks the store first and binds its socket a few attempts later.
     try (Operations c = Controls.open(store, () -> {
       if (localOpens.incrementAndGet() == 3) {
-        runner.set(ControlServer.start(store, new FakeControl(), "runner"));
+        runner.set(ControlServer.start(store, FakeOperations.answering("local"), "runner"));
       }
       throw inUse;
     }, 5_000_000_000L)) {

@@ -1,13 +1,14 @@
-package dev.fsm.control;
+package dev.fsm.access;
 
+import dev.fsm.control.SocketControl;
 import dev.fsm.operations.Operations;
-import dev.fsm.store.embedded.owner.StoreInUseException;
+import dev.fsm.store.StoreBusyException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /** The choice every verb makes: talk to the store's owner, or open the store itself. */
-public final class Controls {
+final class Controls {
 
   private static final long OWNER_WAIT_NANOS = 5_000_000_000L;
   private static final long POLL_MILLIS = 20;
@@ -18,14 +19,14 @@ public final class Controls {
    * A {@link SocketControl} when a live owner answers on the store's control socket, else
    * {@code local.get()}. A socket file nobody listens on (left by a killed owner) counts as no
    * owner, as does a missing store folder ({@code local} reports that). When {@code local}
-   * throws {@link StoreInUseException}, a runner took the store after the socket was tried: its
+   * throws {@link StoreBusyException}, a runner took the store after the socket was tried: its
    * socket appears once it has opened the store, so both are retried for up to five seconds
    * before the exception is thrown. The owner may be this very process, such as a shell serving
    * its own socket.
    *
    * @param local opens the store in this process; called again on each retry
    */
-  public static Operations open(Path storeFolder, Supplier<Operations> local) {
+  static Operations open(Path storeFolder, Supplier<Operations> local) {
     return open(storeFolder, local, OWNER_WAIT_NANOS);
   }
 
@@ -35,13 +36,11 @@ public final class Controls {
     while (remote.isEmpty()) {
       try {
         return local.get();
-      } catch (StoreInUseException e) {
+      } catch (StoreBusyException e) {
         remote = SocketControl.connect(storeFolder);
         if (remote.isEmpty()) {
           // Held in this process without a socket: no wait changes that.
-          boolean heldHere = e.ownerPid().isPresent()
-              && e.ownerPid().getAsLong() == ProcessHandle.current().pid();
-          if (heldHere || System.nanoTime() - deadline >= 0) {
+          if (e.heldHere() || System.nanoTime() - deadline >= 0) {
             throw e;
           }
           pause(e);
@@ -52,7 +51,7 @@ public final class Controls {
   }
 
   /** Polling, as nothing can be waited on across processes; a runner binds soon after opening. */
-  private static void pause(StoreInUseException e) {
+  private static void pause(StoreBusyException e) {
     try {
       Thread.sleep(POLL_MILLIS);
     } catch (InterruptedException interrupted) {

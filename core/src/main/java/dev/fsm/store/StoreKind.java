@@ -1,0 +1,43 @@
+package dev.fsm.store;
+
+import java.nio.file.Path;
+
+/**
+ * A kind of store (embedded, PostgreSQL...): which locations it serves, how it opens, and who may
+ * hold it at once. The one list of kinds is {@code dev.fsm.access.StoreKinds}.
+ */
+public interface StoreKind {
+
+  /** The kind's name in messages, such as "embedded". */
+  String name();
+
+  /** Whether this kind serves stores at {@code location}. */
+  boolean accepts(StoreLocation location);
+
+  /** Who may hold the store at once, and so how other processes reach it. */
+  Ownership ownership();
+
+  /** Whether a store exists at {@code location}; never creates one. */
+  boolean exists(StoreLocation location);
+
+  /**
+   * Refuses, with a message saying what to do, a location where no store can be opened for
+   * {@code purpose}: nothing there when {@code create} is false, or something that is not a
+   * store. Runs before anything is opened, and before an owner is looked for.
+   */
+  void check(StoreLocation location, StorePurpose purpose, String verb, boolean create);
+
+  /**
+   * Opens the store at {@code location} for {@code purpose}.
+   *
+   * @throws StoreBusyException when another process holds it (after waiting, if asked)
+   * @throws StoreDamagedException when its durable record is damaged
+   */
+  Store open(StoreLocation location, StorePurpose purpose, StoreOpenOptions options);
+
+  /**
+   * For an {@link Ownership#OWNER_WITH_SOCKET} kind: the folder beside which the owner serves
+   * its control socket; other kinds are never asked.
+   */
+  Path socketFolder(StoreLocation location);
+}

@@ -1,0 +1,45 @@
+package dev.fsm.store;
+
+import dev.fsm.FsmException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+
+/** Where a store is, as {@code --store} or {@code $FSM_STORE} names it: a folder or a database. */
+public sealed interface StoreLocation {
+
+  /** The location as the user wrote it, for messages. */
+  String text();
+
+  /** A store in a folder of this machine, such as the embedded store. */
+  record Folder(Path path) implements StoreLocation {
+    @Override
+    public String text() {
+      return path.toString();
+    }
+  }
+
+  /** A store in a database server, named by its URL. */
+  record Database(String url) implements StoreLocation {
+    @Override
+    public String text() {
+      return url;
+    }
+  }
+
+  /**
+   * The location {@code text} names: a PostgreSQL URL ({@code postgresql://} or {@code
+   * postgres://}) or a folder path.
+   *
+   * @throws FsmException when the text is not a valid path
+   */
+  static StoreLocation parse(String text) {
+    if (text.startsWith("postgresql://") || text.startsWith("postgres://")) {
+      return new Database(text);
+    }
+    try {
+      return new Folder(Path.of(text));
+    } catch (InvalidPathException e) {
+      throw new FsmException("--store " + text + " is not a valid path: " + e.getReason());
+    }
+  }
+}

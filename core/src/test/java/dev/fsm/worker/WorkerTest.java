@@ -1,0 +1,127 @@
+package dev.fsm.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fsm.FsmException;
+import dev.fsm.control.SocketControl;
+import dev.fsm.engine.RunListener;
+import dev.fsm.engine.RunnerOptions;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
+import dev.fsm.store.Ownership;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.store.memory.InMemoryStore;
+import dev.fsm.task.Change;
+import dev.fsm.task.Command;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How Worker assembles a store, runner, operator service and socket, and takes them down. */
+class WorkerTest {
+
+  private static final String CHAIN = """
+      machine: chain
+      states:
+        a: {run: builtin:noop, on: {ok: b}}
+        b: {run: builtin:noop, on: {ok: done}}
+        done: {final: completed}
+      """;
+
+  @TempDir Path dir;
+
+  private MachineSource chain() throws Exception {
+    Path file = Files.writeString(dir.resolve("chain.yaml"), CHAIN);
+    return new MachineSource("chain", file, CHAIN);
+  }
+
+  private static RunnerOptions untilIdle() {
+    return RunnerOptions.of(2, RunnerOptions.Mode.UNTIL_IDLE, "runner:test");
+  }
+
+  @Test
+  void aRunnerRunsWhatItsOperationsStarted() throws Exception {
+    AtomicInteger recorded = new AtomicInteger();
+    RunListener counting = new RunListener() {
+      @Override
+      public void recorded(Change change) {
+        recorded.incrementAndGet();
+      }
+    };
+    InMemoryStore store = new InMemoryStore();
+    try (Worker worker = Worker.builder(store).machines(dir).runner(untilIdle(), counting)
+        .operator("user:test").build()) {
+      List<Task> started = worker.operations().start(chain(),
+          List.of(new NewTask("t1", null, null), new NewTask("t2", null, null)));
+      assertThat(started).hasSize(2);
+      worker.runner().orElseThrow().run();
+      assertThat(worker.store().list(TaskQuery.all(100))).extracting(Task::status)
+          .containsOnly(TaskStatus.COMPLETED);
+      assertThat(recorded).hasValue(4);
+      assertThat(worker.operations().history("t1")).extracting(Transition::by)
+          .allMatch(by -> by.startsWith("runner:test/"));
+      worker.operations().start(chain(), List.of(new NewTask("t3", null, null)));
+      worker.operations().send("t3", Command.KILL, null, "not needed");
+      List<Transition> killed = worker.operations().history("t3");
+      assertThat(killed.get(killed.size() - 1).by()).isEqualTo("user:test");
+      assertThat(worker.server()).isEmpty();
+    }
+    assertThatThrownBy(() -> store.list(TaskQuery.all(100)))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void anOwnedStoreIsServedOnItsSocketUntilClosed() throws Exception {
+    InMemoryStore store = new InMemoryStore();
+    Worker worker = Worker.builder(store).machines(dir)
+        .serve(Ownership.OWNER_WITH_SOCKET, dir, "runner").build();
+    try (SocketControl client = SocketControl.connect(dir).orElseThrow()) {
+      assertThat(client.via()).isEqualTo("runner pid " + ProcessHandle.current().pid());
+      client.start(chain(), List.of(new NewTask("t1", null, null)));
+      assertThat(worker.store().get("t1")).isPresent();
+      assertThat(worker.runner()).isEmpty();
+    } finally {
+      worker.close();
+    }
+    assertThat(SocketControl.connect(dir)).isEmpty();
+  }
+
+  @Test
+  void aProgramLedgerWithNothingLeftStopsNothing() throws Exception {
+    Path ledger = Files.createDirectories(dir.resolve("programs"));
+    try (Worker worker = Worker.builder(new InMemoryStore()).machines(dir)
+        .programLedger(ledger).runner(untilIdle(), RunListener.NONE).build()) {
+      assertThat(worker.leftoversStopped()).isZero();
+    }
+  }
+
+  @Test
+  void aSharedStoreGetsNoSocket() {
+    try (Worker worker = Worker.builder(new InMemoryStore()).machines(dir)
+        .runner(untilIdle(), RunListener.NONE)
+        .serve(Ownership.SHARED, dir, "runner").build()) {
+      assertThat(worker.server()).isEmpty();
+      assertThat(SocketControl.connect(dir)).isEmpty();
+    }
+  }
+
+  @Test
+  void aWorkerThatCannotServeClosesItsStore() {
+    InMemoryStore store = new InMemoryStore();
+    Path nowhere = dir.resolve("missing").resolve("deeper");
+    assertThatThrownBy(() -> Worker.builder(store).machines(dir)
+        .runner(untilIdle(), RunListener.NONE)
+        .serve(Ownership.OWNER_WITH_SOCKET, nowhere, "runner").build())
+        .isInstanceOf(FsmException.class)
+        .hasMessageContaining("cannot create the control socket");
+    assertThatThrownBy(() -> store.list(TaskQuery.all(100)))
+        .isInstanceOf(IllegalStateException.class);
+  }
+}
