@@ -7,7 +7,6 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
-import com.tngtech.archunit.junit.ArchIgnore;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.junit.LocationProvider;
 import com.tngtech.archunit.lang.ArchRule;
@@ -16,11 +15,7 @@ import java.util.Set;
 /**
  * The package rules of core: no package imports one that imports it back, core stays free of
  * terminal libraries, and dependencies point one way, from access down to the store.
- *
- * <p>Ignored with ArchUnit's own annotation: its engine runs the rules and does not read
- * Jupiter's {@code @Disabled}.
  */
-@ArchIgnore(reason = "enabled when issue 16's branches merge")
 @AnalyzeClasses(locations = ArchitectureTest.CoreClasses.class,
     importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -45,6 +40,12 @@ class ArchitectureTest {
   static final ArchRule embeddedStorePartsHaveNoCycles = slices()
       .matching("dev.fsm.store.embedded.(*)..")
       .should().beFreeOfCycles();
+
+  /** The facade (EmbeddedStore, its options, check and repair) uses its parts, never back. */
+  @ArchTest
+  static final ArchRule embeddedStorePartsNeverUseTheFacade = noClasses()
+      .that().resideInAPackage("dev.fsm.store.embedded.*..")
+      .should().dependOnClassesThat().resideInAPackage("dev.fsm.store.embedded");
 
   @ArchTest
   static final ArchRule coreHasNoTerminalLibraries = noClasses()

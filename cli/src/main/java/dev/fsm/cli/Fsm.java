@@ -21,19 +21,19 @@ import dev.fsm.cli.verb.task.Start;
 import dev.fsm.cli.verb.task.Stats;
 import dev.fsm.cli.verb.task.Tail;
 import dev.fsm.cli.verb.task.Watch;
-import dev.fsm.store.embedded.files.DiskFailure;
+import dev.fsm.files.DiskFailure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Properties;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The root {@code fsm} command: global options and the verbs. */
 @Command(

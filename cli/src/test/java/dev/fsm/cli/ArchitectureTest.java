@@ -3,8 +3,6 @@ package dev.fsm.cli;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -30,21 +28,6 @@ class ArchitectureTest {
     }
   }
 
-  /**
-   * Verbs outside {@code fsm store} that still use the embedded store directly today. The
-   * "access" branch of issue 16 routes them through dev.fsm.access; once it merges, this set is
-   * emptied and the rule holds for every verb.
-   */
-  private static final Set<String> UNTIL_ISSUE_16_MERGES = Set.of(
-      "dev.fsm.cli.verb.run.Run",
-      "dev.fsm.cli.verb.task.LiveAccess",
-      "dev.fsm.cli.verb.task.Machines",
-      "dev.fsm.cli.verb.task.StartFromFile");
-
-  private static final DescribedPredicate<JavaClass> LISTED_EXCEPTIONS =
-      DescribedPredicate.describe("listed until issue 16 merges",
-          c -> UNTIL_ISSUE_16_MERGES.contains(c.getName().replaceFirst("\\$.*", "")));
-
   /** dev.fsm.cli, dev.fsm.cli.common, dev.fsm.cli.verb.task...: each package is one slice. */
   @ArchTest
   static final ArchRule cliPackagesHaveNoCycles = slices()
@@ -63,7 +46,6 @@ class ArchitectureTest {
   static final ArchRule verbsOpenStoresThroughAccess = noClasses()
       .that().resideInAPackage("dev.fsm.cli.verb..")
       .and().resideOutsideOfPackage("dev.fsm.cli.verb.store..")
-      .and(DescribedPredicate.not(LISTED_EXCEPTIONS))
       .should().dependOnClassesThat().resideInAPackage("dev.fsm.store.embedded..")
       .because("only `fsm store` works on the embedded store's files; other verbs open stores"
           + " through dev.fsm.access, whatever their kind");

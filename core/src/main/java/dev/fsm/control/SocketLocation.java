@@ -1,7 +1,7 @@
 package dev.fsm.control;
 
 import dev.fsm.FsmException;
-import dev.fsm.store.embedded.files.StoreFiles;
+import dev.fsm.files.StoreFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;

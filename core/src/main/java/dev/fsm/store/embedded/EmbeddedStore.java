@@ -1,6 +1,7 @@
 package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
+import dev.fsm.files.DiskFailure;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
@@ -11,7 +12,6 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.checkpoint.Checkpoint;
 import dev.fsm.store.embedded.checkpoint.CheckpointReport;
 import dev.fsm.store.embedded.checkpoint.Checkpoints;
-import dev.fsm.store.embedded.files.DiskFailure;
 import dev.fsm.store.embedded.index.IndexFlusher;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
@@ -24,8 +24,8 @@ import dev.fsm.store.embedded.recovery.OpenReport;
 import dev.fsm.store.embedded.repair.RepairFolders;
 import dev.fsm.store.embedded.write.Leases;
 import dev.fsm.store.embedded.write.Records;
-import dev.fsm.store.embedded.write.StoreGate;
 import dev.fsm.store.embedded.write.StoreGate.Pending;
+import dev.fsm.store.embedded.write.StoreGate;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;

@@ -6,6 +6,8 @@ import dev.fsm.store.StoreKind;
 import dev.fsm.store.StoreLocation;
 import dev.fsm.store.StoreOpenOptions;
 import dev.fsm.store.StorePurpose;
+import dev.fsm.store.embedded.owner.StoreWaiting;
+import dev.fsm.store.embedded.repair.RepairReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

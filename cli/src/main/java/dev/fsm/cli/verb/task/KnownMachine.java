@@ -1,8 +1,8 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.FsmException;
-import dev.fsm.operations.Operations;
 import dev.fsm.diagnostic.DidYouMean;
+import dev.fsm.operations.Operations;
 
 /** Refuses a machine name the store has never seen, so a typo is not an empty answer. */
 final class KnownMachine {

@@ -6,7 +6,6 @@ import dev.fsm.engine.Contexts;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
-import dev.fsm.store.embedded.journal.JournalOptions;
 import dev.fsm.task.Task;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -36,10 +35,11 @@ final class StartFromFile {
 
   /**
    * Most bytes of tasks per call, as {@link #weight} estimates them. A chunk is one change in the
-   * journal, so it must stay under the journal's limit for one change: half of it leaves room for
-   * the estimate's error, and a task with the largest context (1 MiB) still fits alone.
+   * store (one record in the embedded store's journal), so it must stay under a store's limit for
+   * one change: 1 MiB is half the journal's, leaving room for the estimate's error, and a task
+   * with the largest context (1 MiB) still fits alone. {@code StartFromFileTest} holds it there.
    */
-  static final long CHUNK_BYTES = JournalOptions.DEFAULT_MAX_RECORD_BYTES / 2;
+  static final long CHUNK_BYTES = 1 << 20;
 
   /** What a task costs in a journal record besides its id and context, generously. */
   private static final int TASK_OVERHEAD_BYTES = 512;

@@ -1,11 +1,11 @@
 package dev.fsm.cli.verb.task;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fsm.operations.NewTask;
 import dev.fsm.FsmException;
 import dev.fsm.engine.Contexts;
 import dev.fsm.engine.TaskIds;
 import dev.fsm.json.StrictJson;
+import dev.fsm.operations.NewTask;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Iterator;

@@ -2,9 +2,10 @@ package dev.fsm.cli.verb.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fsm.operations.Operations;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
+import dev.fsm.operations.Operations;
+import dev.fsm.store.embedded.journal.JournalOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Proxy;
@@ -59,5 +60,11 @@ class StartFromFileTest {
     // Every chunk stays within half the journal's limit for one change, as estimated.
     assertThat(StartFromFile.weight(new NewTask(null, "x".repeat(800_000), null)) * 2)
         .isGreaterThan(StartFromFile.CHUNK_BYTES);
+  }
+
+  @Test
+  void aChunkIsAtMostHalfTheJournalsLimitForOneChange() {
+    assertThat(StartFromFile.CHUNK_BYTES * 2)
+        .isLessThanOrEqualTo(JournalOptions.DEFAULT_MAX_RECORD_BYTES);
   }
 }

@@ -1,6 +1,6 @@
 package dev.fsm.store.embedded.index;
 
-import dev.fsm.store.embedded.files.StoreFiles;
+import dev.fsm.files.StoreFiles;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,6 @@
 package dev.fsm.store.embedded.index;
 
-import dev.fsm.store.embedded.files.StoreFiles;
+import dev.fsm.files.StoreFiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

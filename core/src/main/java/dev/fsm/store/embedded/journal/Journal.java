@@ -1,7 +1,7 @@
 package dev.fsm.store.embedded.journal;
 
 import dev.fsm.FsmException;
-import dev.fsm.store.embedded.files.StoreFiles;
+import dev.fsm.files.StoreFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

@@ -1,9 +1,9 @@
 package dev.fsm.store.embedded.owner;
 
 import dev.fsm.FsmException;
-import dev.fsm.store.embedded.files.DiskFailure;
-import dev.fsm.store.embedded.files.FolderGuard;
-import dev.fsm.store.embedded.files.StoreFiles;
+import dev.fsm.files.DiskFailure;
+import dev.fsm.files.FolderGuard;
+import dev.fsm.files.StoreFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

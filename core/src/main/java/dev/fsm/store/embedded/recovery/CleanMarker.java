@@ -1,6 +1,6 @@
 package dev.fsm.store.embedded.recovery;
 
-import dev.fsm.store.embedded.files.StoreFiles;
+import dev.fsm.files.StoreFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;

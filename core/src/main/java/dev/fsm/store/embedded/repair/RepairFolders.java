@@ -1,7 +1,7 @@
 package dev.fsm.store.embedded.repair;
 
 import dev.fsm.FsmException;
-import dev.fsm.store.embedded.files.StoreFiles;
+import dev.fsm.files.StoreFiles;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.SnapshotFile;

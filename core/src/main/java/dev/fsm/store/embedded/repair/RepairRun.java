@@ -1,9 +1,9 @@
 package dev.fsm.store.embedded.repair;
 
 import dev.fsm.FsmException;
+import dev.fsm.files.StoreFiles;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.embedded.event.StoreEvent;
-import dev.fsm.store.embedded.files.StoreFiles;
 import dev.fsm.store.embedded.index.JournalTail;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;

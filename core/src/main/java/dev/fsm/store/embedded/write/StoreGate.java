@@ -1,8 +1,8 @@
 package dev.fsm.store.embedded.write;
 
 import dev.fsm.FsmException;
+import dev.fsm.files.DiskFailure;
 import dev.fsm.store.embedded.event.StoreEvent;
-import dev.fsm.store.embedded.files.DiskFailure;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.Threads;

@@ -1,4 +1,4 @@
-package dev.fsm.store.embedded.files;
+package dev.fsm.files;
 
 import dev.fsm.FsmException;
 import java.io.IOException;

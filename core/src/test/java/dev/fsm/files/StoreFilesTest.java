@@ -1,4 +1,4 @@
-package dev.fsm.store.embedded.files;
+package dev.fsm.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
