@@ -27,13 +27,13 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Properties;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /** The root {@code fsm} command: global options and the verbs. */
 @Command(

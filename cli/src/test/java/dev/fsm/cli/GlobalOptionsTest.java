@@ -9,9 +9,9 @@ import java.io.Writer;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
-import picocli.CommandLine;
 
 class GlobalOptionsTest {
 

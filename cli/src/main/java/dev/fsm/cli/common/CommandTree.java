@@ -2,8 +2,8 @@ package dev.fsm.cli.common;
 
 import java.io.PrintWriter;
 import java.util.Map;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Builds a fresh tree of every verb, for the verbs that run other command lines (the shell) or

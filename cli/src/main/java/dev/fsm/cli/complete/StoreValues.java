@@ -21,8 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 /**
  * Completion values from the machines folder and the store. The store is opened for one lookup

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.fsm.store.embedded.check.Comparison;
+import dev.fsm.store.embedded.check.StoreCheckReport;
 import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
 import dev.fsm.store.embedded.check.StoreCheckReport.Kind;
-import dev.fsm.store.embedded.check.StoreCheckReport;
 import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.IndexKeys;
 import dev.fsm.store.embedded.index.KeySerializer;

@@ -1,7 +1,7 @@
 package dev.fsm.cli.verb.store;
 
-import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
 import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
 import dev.fsm.store.embedded.recovery.OpenReport;
 import dev.fsm.store.embedded.repair.RepairReport;
 import java.nio.file.Path;

@@ -179,13 +179,15 @@ public final class StoreEventCodec {
         r.readByte() == 0 ? null : new Lease(r.readString(), r.readInstantFrom(created)));
   }
 
-  private static void writeTransition(ByteWriter w, Transition t) {
+  /** A history entry's fields, the one place their order is written ({@link TransitionCodec}). */
+  static void writeTransition(ByteWriter w, Transition t) {
     w.writeInstant(t.time()).writeString(t.from()).writeString(t.event()).writeString(t.to())
         .writeVarLong(t.durationMillis()).writeVarLong(t.attempt()).writeString(t.by())
         .writeString(t.reason());
   }
 
-  private static Transition readTransition(ByteReader r) {
+  /** A history entry's fields as {@link #writeTransition} wrote them. */
+  static Transition readTransition(ByteReader r) {
     return new Transition(r.readInstant(), r.readString(), r.readString(), r.readString(),
         r.readVarLong(), r.readVarInt(), r.readString(), r.readString());
   }

@@ -13,9 +13,9 @@ public final class TransitionCodec {
   private TransitionCodec() {}
 
   public static byte[] encode(Transition t) {
-    return new ByteWriter().writeByte(FORMAT).writeInstant(t.time()).writeString(t.from())
-        .writeString(t.event()).writeString(t.to()).writeVarLong(t.durationMillis())
-        .writeVarLong(t.attempt()).writeString(t.by()).writeString(t.reason()).toBytes();
+    ByteWriter w = new ByteWriter().writeByte(FORMAT);
+    StoreEventCodec.writeTransition(w, t);
+    return w.toBytes();
   }
 
   /**
@@ -29,8 +29,7 @@ public final class TransitionCodec {
     if (format != FORMAT) {
       throw new IllegalArgumentException("unknown history entry format " + format);
     }
-    Transition t = new Transition(r.readInstant(), r.readString(), r.readString(),
-        r.readString(), r.readVarLong(), r.readVarInt(), r.readString(), r.readString());
+    Transition t = StoreEventCodec.readTransition(r);
     if (!r.atEnd()) {
       throw new IllegalArgumentException("history entry has bytes after its end");
     }

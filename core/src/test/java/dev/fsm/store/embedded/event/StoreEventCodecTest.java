@@ -11,6 +11,7 @@ import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -96,5 +97,16 @@ class StoreEventCodecTest {
     future[0] = 9;
     assertThatThrownBy(() -> StoreEventCodec.decode(future))
         .hasMessageContaining("written by a newer fsm");
+  }
+
+  /** The index's history values are on disk: their bytes must not move with a refactor. */
+  @Test
+  void historyEntryBytesArePinned() {
+    Transition t = new Transition(Instant.parse("2026-11-24T22:10:00.123456789Z"), "fetch",
+        "done", "parse", 1234, 3, "runner:1@h", "ok");
+    byte[] bytes = TransitionCodec.encode(t);
+    assertThat(HexFormat.of().formatHex(bytes)).isEqualTo("01bca6effca034d5f01b05666574"
+        + "636804646f6e65057061727365d209030a72756e6e65723a314068026f6b");
+    assertThat(TransitionCodec.decode(bytes)).isEqualTo(t);
   }
 }
