@@ -69,4 +69,10 @@ public record Task(
     return due != null && !due.isAfter(now) && !status.isTerminal() && status != TaskStatus.PAUSED
         && leaseAt(now).isEmpty();
   }
+
+  /** This task with another lease, or none ({@code null}); everything else is the same. */
+  public Task withLease(Lease newLease) {
+    return new Task(id, machine, version, state, status, context, attempt, errors, created,
+        stateEntered, lastAttempt, due, newLease);
+  }
 }

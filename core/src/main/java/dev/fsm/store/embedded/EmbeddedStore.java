@@ -175,7 +175,7 @@ public final class EmbeddedStore implements Store {
       for (Task t : index.claimable(max, now, t -> leases.attach(t).claimableAt(now))) {
         index.unqueue(t);
         leases.set(t.id(), granted, index.historyLength(t.id()));
-        held.add(TaskIndex.withLease(t, granted));
+        held.add(t.withLease(granted));
       }
       return held;
     });

@@ -99,7 +99,7 @@ public final class InMemoryStore implements Store {
           continue;
         }
         queue.remove();
-        Task held = withLease(t, granted);
+        Task held = t.withLease(granted);
         tasks.put(held.id(), held);
         leaseQueue.add(new Slot(granted.until(), held.id()));
         claimed.add(held);
@@ -121,7 +121,7 @@ public final class InMemoryStore implements Store {
           lost.add(id);
           continue;
         }
-        put(withLease(t, new Lease(owner, until)));
+        put(t.withLease(new Lease(owner, until)));
       }
       return lost;
     }
@@ -333,10 +333,5 @@ public final class InMemoryStore implements Store {
     if (closed) {
       throw new IllegalStateException("the store is closed");
     }
-  }
-
-  private static Task withLease(Task t, Lease lease) {
-    return new Task(t.id(), t.machine(), t.version(), t.state(), t.status(), t.context(),
-        t.attempt(), t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(), lease);
   }
 }

@@ -9,7 +9,6 @@ import dev.fsm.FsmException;
 import dev.fsm.store.embedded.Workload.Seen;
 import dev.fsm.store.embedded.check.StoreCheckReport;
 import dev.fsm.store.embedded.checkpoint.CheckpointReport;
-import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalOptions;
 import dev.fsm.store.embedded.journal.SnapshotFile;
@@ -221,7 +220,7 @@ class CheckpointTest {
       List<Task> held = new ArrayList<>();
       for (Task t : batch) {
         held.add(store.update(t.id(), current -> new Change(
-            TaskIndex.withLease(current, new dev.fsm.task.Lease(owner, T0.plus(LEASE))),
+            current.withLease(new dev.fsm.task.Lease(owner, T0.plus(LEASE))),
             new Transition(T0, current.state(), "claimed", current.state(), 0, 0, owner, ""))));
       }
       for (Task t : held) {

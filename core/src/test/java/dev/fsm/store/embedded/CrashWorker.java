@@ -5,7 +5,6 @@ import static dev.fsm.store.embedded.CrashWriter.LEASE;
 import static dev.fsm.store.embedded.CrashWriter.NOW;
 
 import dev.fsm.store.MachineVersion;
-import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.CommandTable;
@@ -201,7 +200,7 @@ final class CrashWorker implements Runnable {
     Known after = tasks.get(id).after(Commands.apply(tasks.get(id).task(), command, request, NOW));
     intend(Map.of(id, after));
     Task stored = store.update(id, t -> Commands.apply(t, command, request, NOW));
-    if (!TaskIndex.withLease(stored, null).equals(TaskIndex.withLease(after.task(), null))) {
+    if (!stored.withLease(null).equals(after.task().withLease(null))) {
       throw new IllegalStateException("update of " + id + " stored " + stored + ", not "
           + after.task());
     }

@@ -4,7 +4,6 @@ import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
-import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
@@ -115,7 +114,7 @@ final class Workload {
 
   /** What a user can read, with every lease taken away. */
   static Seen withoutLeases(Seen seen) {
-    return new Seen(seen.tasks().stream().map(t -> TaskIndex.withLease(t, null)).toList(),
+    return new Seen(seen.tasks().stream().map(t -> t.withLease(null)).toList(),
         seen.histories(), seen.counts(), seen.versions(), seen.filtered());
   }
 

@@ -5,7 +5,6 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
-import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.io.IOException;
@@ -482,14 +481,9 @@ public final class TaskIndex implements AutoCloseable {
     }
   }
 
-  public static Task withLease(Task t, Lease lease) {
-    return new Task(t.id(), t.machine(), t.version(), t.state(), t.status(), t.context(),
-        t.attempt(), t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(), lease);
-  }
-
   /** The task without a lease, as the journal and the index keep it. */
   public static Task withoutLease(Task t) {
-    return t.lease() == null ? t : withLease(t, null);
+    return t.lease() == null ? t : t.withLease(null);
   }
 
   /**

@@ -49,7 +49,7 @@ public final class Leases {
       return t;
     }
     Held held = byId.get(t.id());
-    return held == null ? t : TaskIndex.withLease(t, held.lease());
+    return held == null ? t : t.withLease(held.lease());
   }
 
   /** The task's lease, ended or not; null when it has none. */

@@ -101,7 +101,7 @@ class RebuildPlacementTest {
                 "op", ""), r.history().size()));
       }
       if (e instanceof StoreEvent.Restored r && r.task().id().hashCode() % 5 == 0) {
-        later.add(new StoreEvent.Leased(List.of(TaskIndex.withLease(sleeping(r.task()),
+        later.add(new StoreEvent.Leased(List.of(sleeping(r.task()).withLease(
             new Lease("w", T.plusSeconds(90))))));
       }
     }
