@@ -124,6 +124,22 @@ class ExhaustedIT {
         + " arrowhead=empty];");
   }
 
+  @Test
+  void signalCompletionOffersTheStatesEventsButNotTheReservedExhausted() throws IOException {
+    write("machines/review.yaml", """
+        machine: review
+        states:
+          review:
+            on: {approve: done, reject: done, exhausted: done}
+          done: {final: completed}
+        """);
+    String id = ok("start", "review").out().strip();
+    FsmJar.Result r = FsmJar.run(dir, "__complete", "--", "--store",
+        dir.resolve("store").toString(), "signal", id, "");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.outLines()).containsExactly("approve", "reject");
+  }
+
   private void write(String name, String text) throws IOException {
     Path file = dir.resolve(name);
     Files.createDirectories(file.getParent());
