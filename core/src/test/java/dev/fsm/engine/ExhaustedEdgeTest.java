@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.FsmException;
 import dev.fsm.action.ActionOutcome;
+import dev.fsm.action.Attempt;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;
 import dev.fsm.task.Change;
@@ -138,6 +139,30 @@ class ExhaustedEdgeTest {
             + " action fires it when it gives up; signal another event");
     assertThat(Step.signal(waiting, REFUND, "done", null, T0, "cli").next().state())
         .isEqualTo("cancelled");
+  }
+
+  @Test
+  void timeoutsCountTowardsTheBudgetAndTheThirdTakesTheEdge() {
+    Task task = start("refund");
+    Instant now = T0;
+    Change c = null;
+    for (int i = 1; i <= 3; i++) {
+      c = Step.finished(claim(task, now), REFUND,
+          new ActionOutcome.Stopped(Attempt.StopReason.TIMEOUT), now, now.plusSeconds(10), "10s",
+          0.5, BY).orElseThrow();
+      task = c.next();
+      now = now.plusSeconds(60);
+    }
+    assertThat(c.next().state()).isEqualTo("manual_review");
+    assertThat(c.entry().reason())
+        .isEqualTo("timed out after 10s; exhausted, to `manual_review`: 3 of 3 errors in 1h");
+  }
+
+  @Test
+  void theEntryCountsAsAFailedAttemptForStatsAndTimeouts() {
+    Transition exhausted = failRepeatedly("refund", 3).get(2).entry();
+    assertThat(AttemptResult.of(exhausted, REFUND.state("refund").orElseThrow()))
+        .isEqualTo(AttemptResult.FAILED);
   }
 
   /** Runs the state's action {@code times} times, each failing, 250 ms long, when it is due. */
