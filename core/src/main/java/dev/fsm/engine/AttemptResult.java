@@ -32,7 +32,8 @@ enum AttemptResult {
         || !(from.behavior() instanceof Behavior.Run)) {
       return NONE;
     }
-    if (entry.event().equals(State.ERROR) || entry.event().equals(State.TIMEOUT)) {
+    if (entry.event().equals(State.ERROR) || entry.event().equals(State.TIMEOUT)
+        || entry.event().equals(State.EXHAUSTED)) {
       return FAILED;
     }
     return entry.event().equals("sleep") ? SLEPT : SUCCEEDED;

@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * A state's retry policy applied to a task's errors: with fewer than {@code max_errors} errors in
- * the window the task sleeps for the backoff and runs again; otherwise it fails.
+ * the window the task sleeps for the backoff and runs again; otherwise it gives up: the task
+ * takes the state's {@code exhausted} edge when it has one, and fails when not.
  */
 final class ErrorPolicy {
 
@@ -19,10 +20,16 @@ final class ErrorPolicy {
    * What the policy decided.
    *
    * @param errors the task's errors inside the window, newest last
-   * @param retryAt when to run again, or null when the task fails
+   * @param retryAt when to run again, or null when the policy gives up
    * @param explanation a short line for the history, e.g. "retry in 10m (2 of 8 errors in 4h)"
    */
-  record Decision(List<TaskError> errors, Instant retryAt, String explanation) {}
+  record Decision(List<TaskError> errors, Instant retryAt, String explanation) {
+
+    /** True when the errors used up the policy: no more retries. */
+    boolean gaveUp() {
+      return retryAt == null;
+    }
+  }
 
   private ErrorPolicy() {}
 
@@ -38,7 +45,9 @@ final class ErrorPolicy {
       return new Decision(recent, now.plus(pause),
           "retry in " + Durations.format(pause) + " (" + budget + ")");
     }
-    return new Decision(recent, null, "failed: " + budget);
+    String end = state.next(State.EXHAUSTED).map(to -> "exhausted, to `" + to + "`")
+        .orElse("failed");
+    return new Decision(recent, null, end + ": " + budget);
   }
 
   /** The errors newer than the window, at most as many as the policy counts. */

@@ -100,14 +100,16 @@ public final class Runner implements OperatorListener {
 
   /**
    * The listener, after counting what is recorded: an entry that records an error in its state
-   * (a retry, a failure, a fault) is an error; every other one is a transition.
+   * (a retry, a failure, a fault) or ends its retries along an {@code exhausted} edge is an
+   * error; every other one is a transition.
    */
   private static RunListener counting(RunListener listener, RunCounters counters) {
     return new RunListener() {
       @Override
       public void recorded(Change change) {
         Transition e = change.entry();
-        boolean error = e.event().equals(State.ERROR) && e.from().equals(e.to());
+        boolean error = e.event().equals(State.ERROR) && e.from().equals(e.to())
+            || e.event().equals(State.EXHAUSTED);
         (error ? counters.errors : counters.transitions).incrementAndGet();
         listener.recorded(change);
       }

@@ -103,6 +103,11 @@ public final class Step {
     State state = machine.state(running.state()).orElseThrow();
     long millis = Math.max(0, Duration.between(started, now).toMillis());
     if (outcome instanceof ActionOutcome.Event event) {
+      if (event.event().equals(State.EXHAUSTED)) {
+        return Optional.of(applyErrorPolicy(running, machine, state, "the action emitted event `"
+            + State.EXHAUSTED + "`, which is reserved: the retry policy fires it when it gives up",
+            now, millis, random, by));
+      }
       if (state.next(event.event()).isEmpty()) {
         return Optional.of(applyErrorPolicy(running, machine, state, "the action emitted event `"
             + event.event() + "`, but state `" + state.name() + "` has no edge for it; its events: "
@@ -181,6 +186,10 @@ public final class Step {
       throw new FsmException(who + " is " + task.status().word()
           + "; send `run` first, then signal it");
     }
+    if (event.equals(State.EXHAUSTED)) {
+      throw new FsmException("event `" + State.EXHAUSTED + "` is reserved: the retry policy of"
+          + " a state that runs an action fires it when it gives up; signal another event");
+    }
     if (state.next(event).isEmpty()) {
       throw new FsmException("state `" + state.name() + "` of " + who
           + " has no edge for event `" + event + "`; its events: "
@@ -222,10 +231,15 @@ public final class Step {
       errors.add(new TaskError(now, message));
     }
     ErrorPolicy.Decision decision = ErrorPolicy.decide(state, errors, now, random);
+    String reason = (message == null ? lastError(task) : message) + "; " + decision.explanation();
+    if (decision.gaveUp() && state.next(State.EXHAUSTED).isPresent()) {
+      // Like a Catch after a Retry: an ordinary transition, so the errors go as on any edge.
+      return fire(task, machine, state, State.EXHAUSTED, null, now, by, reason)
+          .withDuration(millis);
+    }
     TaskStatus status = decision.retryAt() == null ? TaskStatus.FAILED : TaskStatus.SLEEPING;
     Task next = copy(task, task.state(), status, task.context(), task.attempt(), decision.errors(),
         task.stateEntered(), task.lastAttempt(), decision.retryAt(), null);
-    String reason = (message == null ? lastError(task) : message) + "; " + decision.explanation();
     return new Change(next, new Transition(now, state.name(), State.ERROR, state.name(), millis,
         task.attempt(), by, reason));
   }

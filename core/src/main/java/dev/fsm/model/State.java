@@ -29,6 +29,8 @@ public record State(
   public static final String ERROR = "error";
   /** An edge on this event catches a timed-out action. */
   public static final String TIMEOUT = "timeout";
+  /** An edge on this event is taken when the retry policy gives up, instead of failing. */
+  public static final String EXHAUSTED = "exhausted";
 
   public State {
     on = Collections.unmodifiableMap(new LinkedHashMap<>(on));

@@ -79,7 +79,7 @@ public record Diagram(String title, Direction direction, String initial, List<No
    * One edge.
    *
    * @param label the event, with the number of times a task took it when more than once
-   * @param failure true for {@code error} and {@code timeout} edges
+   * @param failure true for {@code error}, {@code timeout} and {@code exhausted} edges
    */
   public record Edge(String from, String to, String label, boolean failure, Look look) {}
 }

@@ -95,8 +95,10 @@ public final class Diagrams {
 
   private static Edge edge(String fromId, String toId, String from, String event,
       Overlay overlay) {
-    boolean failure = event.equals(State.ERROR) || event.equals(State.TIMEOUT);
-    Look look = failure ? Palette.FAILURE_EDGE : Palette.EDGE;
+    boolean exhausted = event.equals(State.EXHAUSTED);
+    boolean failure = exhausted || event.equals(State.ERROR) || event.equals(State.TIMEOUT);
+    Look look = exhausted ? Palette.EXHAUSTED_EDGE
+        : failure ? Palette.FAILURE_EDGE : Palette.EDGE;
     String label = event;
     if (overlay instanceof TaskPath path) {
       int times = path.times(from, event);

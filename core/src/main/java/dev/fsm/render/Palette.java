@@ -22,6 +22,8 @@ final class Palette {
 
   static final Look EDGE = new Look(WHITE, GREY, 1.0, Line.SOLID, 1, INK);
   static final Look FAILURE_EDGE = new Look(WHITE, FAILURE, 1.0, Line.DASHED, 1, FAILURE);
+  /** Red like the error edge it follows, dotted so the two read apart. */
+  static final Look EXHAUSTED_EDGE = new Look(WHITE, FAILURE, 1.0, Line.DOTTED, 1, FAILURE);
 
   /** Extra stroke for the initial state, on top of its kind's. */
   static final double INITIAL_WIDTH = 2.4;

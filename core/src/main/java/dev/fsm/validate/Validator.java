@@ -84,6 +84,7 @@ public final class Validator {
     draft.machine().ifPresent(machine -> {
       new GraphChecks(machine, draft.sources(), problems).run();
       ProgramChecks.run(machine, draft.sources(), problems);
+      ErrorEdgeChecks.run(machine, draft.sources(), problems);
     });
     List<Diagnostic> all = new ArrayList<>(draft.diagnostics());
     all.addAll(problems.all());

@@ -44,6 +44,11 @@ public final class SourceMap {
     return damaged.contains(path);
   }
 
+  /** True when the file wrote the part, as opposed to its taking a default. */
+  public boolean has(String path) {
+    return positions.containsKey(path);
+  }
+
   /** Where the part was written, or the start of the file when unknown. */
   public Position at(String path) {
     return positions.getOrDefault(path, Position.START);

@@ -57,6 +57,7 @@ final class StateReader {
     Behavior behavior = behavior(name, m, on);
     Timeout timeout = m.get("timeout")
         .flatMap(e -> PolicyReader.timeout(e.value(), problems, where)).orElse(defaultTimeout);
+    m.get("retry").ifPresent(e -> sources.put(SourceMap.stateKey(name, "retry"), e.keyAt()));
     RetryPolicy retry = m.get("retry")
         .map(e -> PolicyReader.retry(e.value(), problems, where).over(defaultRetry))
         .orElse(defaultRetry);
@@ -124,6 +125,13 @@ final class StateReader {
   private void checkBuiltinEvents(String name, Action action, Map<String, String> on,
       Mapping.Entry run) {
     if (!(action instanceof Action.Builtin b) || sources.isDamaged(SourceMap.stateKey(name, "on"))) {
+      return;
+    }
+    if (b.builtin() == BuiltinAction.EMIT && b.args().get(0).equals(State.EXHAUSTED)) {
+      problems.error(run.valueAt(), "`" + b.text() + "` in state `" + name + "` emits `"
+          + State.EXHAUSTED + "`, which is reserved: the retry policy fires it when it gives up",
+          "emit another event; to move on after failed attempts, let the action fail and keep"
+              + " the `exhausted` edge");
       return;
     }
     String event = switch (b.builtin()) {

@@ -77,6 +77,23 @@ class DotWriterTest {
   }
 
   @Test
+  void drawsTheExhaustedEdgeRedWithAnOpenHeadButDottedApartFromError() {
+    Machine refund = Machines.read("""
+        machine: refund
+        states:
+          refund:
+            run: builtin:fail down
+            retry: {max_errors: 3}
+            on: {ok: done, exhausted: review}
+          review: {on: {done: done}}
+          done: {final: completed}
+        """);
+    String dot = DotWriter.write(Diagrams.of(refund, Overlay.NONE, Direction.LR));
+    assertThat(dot).contains("s0 -> s1 [label=\"exhausted\", color=\"#c5221f\", penwidth=1,"
+        + " style=dotted, fontcolor=\"#c5221f\", arrowhead=empty];");
+  }
+
+  @Test
   void escapesOddNamesInEveryKindOfLabel() {
     // Machine files only allow plain names; a diagram must still never break on any text.
     String odd = "say \"hi\" <b>&\\ now\n";

@@ -55,14 +55,20 @@ class ValidationRulesTest {
           states:
             pay:
               run: builtin:emit ok
+              retry: {max_errors: 3, window: 1h, backoff: {initial: 1s, max: 5m, multiplier: 2, jitter: 0.2}}
               on:
                 ok: ship
-                declined: cancelled
+                declined: refund
             ship:
               run: [builtin:noop]
               timeout: 30s
-              retry: {max_errors: 3, window: 1h, backoff: {initial: 1s, max: 5m, multiplier: 2, jitter: 0.2}}
               on: {ok: await_signature, error: ship_later}
+            refund:
+              run: builtin:noop
+              retry: {max_errors: 3, window: 1h, backoff: 30s}
+              on: {ok: cancelled, exhausted: manual_review}
+            manual_review:
+              on: {done: cancelled}
             ship_later:
               wait: 5m
               on: {ok: ship}
@@ -76,16 +82,17 @@ class ValidationRulesTest {
       Machine m = report.machine().orElseThrow();
       assertThat(m.name()).isEqualTo("order");
       assertThat(m.initial()).isEqualTo("pay");
-      assertThat(m.stateNames()).containsExactly("pay", "ship", "ship_later", "await_signature",
-          "delivered", "cancelled");
+      assertThat(m.stateNames()).containsExactly("pay", "ship", "refund", "manual_review",
+          "ship_later", "await_signature", "delivered", "cancelled");
+      State pay = m.state("pay").orElseThrow();
+      assertThat(pay.timeout()).isEqualTo(new Timeout.Percentile(95));
+      assertThat(pay.retry().maxErrors()).isEqualTo(3);
+      assertThat(pay.retry().backoff().multiplier()).isEqualTo(2.0);
+      assertThat(pay.retry().backoff().jitter()).isEqualTo(0.2);
       State ship = m.state("ship").orElseThrow();
       assertThat(ship.timeout()).isEqualTo(new Timeout.Fixed(Duration.ofSeconds(30)));
-      assertThat(ship.retry().maxErrors()).isEqualTo(3);
-      assertThat(ship.retry().backoff().multiplier()).isEqualTo(2.0);
-      assertThat(ship.retry().backoff().jitter()).isEqualTo(0.2);
-      assertThat(m.state("pay").orElseThrow().timeout()).isEqualTo(new Timeout.Percentile(95));
-      assertThat(m.state("pay").orElseThrow().retry().backoff().initial())
-          .isEqualTo(Duration.ofMinutes(10));
+      assertThat(ship.retry().backoff().initial()).isEqualTo(Duration.ofMinutes(10));
+      assertThat(m.state("refund").orElseThrow().next("exhausted")).contains("manual_review");
       assertThat(m.state("ship_later").orElseThrow().behavior())
           .isEqualTo(new Behavior.Wait(Duration.ofMinutes(5)));
       assertThat(m.state("await_signature").orElseThrow().behavior())
@@ -717,6 +724,105 @@ class ValidationRulesTest {
           "m.yaml:9:5: warning: `timeout` has no effect in state `t`: it applies to states that"
               + " `run` an action (remove it)");
       assertThat(report.hasErrors()).isFalse();
+    }
+  }
+
+  @Nested
+  class ErrorEdges {
+
+    @Test
+    void retryWithAnErrorEdgeIsAWarningNamingTheRetry() {
+      FileReport report = Validator.check(FILE, """
+          machine: a
+          states:
+            s:
+              run: builtin:fail down
+              retry: {max_errors: 3, backoff: 0s}
+              on: {ok: e, error: e}
+            e: {final: completed}
+          """);
+      assertThat(report.diagnostics()).map(Diagnostic::format).containsExactly(
+          "m.yaml:5:5: warning: `retry` in state `s` never applies: its `error` edge takes every"
+              + " error at once (remove `retry`, or to retry first and then move on, rename the"
+              + " edge `error` to `exhausted`)");
+      assertThat(report.hasErrors()).isFalse();
+      assertThat(report.machine()).as("a warning keeps the machine usable").isPresent();
+    }
+
+    @Test
+    void errorAndExhaustedEdgesTogetherAreAWarningAtTheExhaustedEdge() {
+      FileReport report = Validator.check(FILE, """
+          machine: a
+          states:
+            s:
+              run: builtin:fail down
+              on: {ok: e, error: e, exhausted: r}
+            r: {on: {done: e}}
+            e: {final: completed}
+          """);
+      assertThat(report.diagnostics()).map(Diagnostic::format).containsExactly(
+          "m.yaml:5:38: warning: event `exhausted` of state `s` can never fire: its `error` edge"
+              + " takes every error before the retry policy could give up (remove one of them:"
+              + " `error` moves on at the first error, `exhausted` once the retries are used up)");
+      assertThat(report.hasErrors()).isFalse();
+    }
+
+    @Test
+    void bothWarningsForAStateWithRetryErrorAndExhausted() {
+      assertThat(lines("""
+          machine: a
+          states:
+            s: {run: builtin:noop, retry: {max_errors: 2}, on: {ok: e, error: e, exhausted: e}}
+            e: {final: completed}
+          """)).containsExactly(
+          "m.yaml:3:26: warning: `retry` in state `s` never applies: its `error` edge takes every"
+              + " error at once (remove `retry`, or to retry first and then move on, rename the"
+              + " edge `error` to `exhausted`)",
+          "m.yaml:3:83: warning: event `exhausted` of state `s` can never fire: its `error` edge"
+              + " takes every error before the retry policy could give up (remove one of them:"
+              + " `error` moves on at the first error, `exhausted` once the retries are used up)");
+    }
+
+    @Test
+    void retryWithExhaustedOrDefaultRetryWithErrorIsFine() {
+      assertThat(lines("""
+          machine: a
+          defaults:
+            retry: {max_errors: 2}
+          states:
+            s: {run: builtin:noop, retry: {max_errors: 3}, on: {ok: t, exhausted: e}}
+            t: {run: builtin:noop, on: {ok: e, error: e}}
+            e: {final: completed}
+          """)).as("the defaults' retry is for the states without an error edge").isEmpty();
+    }
+
+    @Test
+    void anExhaustedEdgeOnAStateThatRunsNoActionNeverFires() {
+      assertThat(lines("""
+          machine: a
+          states:
+            s: {wait: 1s, on: {ok: t, exhausted: e}}
+            t: {on: {go: e, exhausted: e}}
+            e: {final: completed}
+          """)).containsExactly(
+          "m.yaml:3:40: warning: event `exhausted` of state `s` can never fire: only states that"
+              + " `run` an action retry errors (remove it)",
+          "m.yaml:4:30: warning: event `exhausted` of state `t` can never fire: only states that"
+              + " `run` an action retry errors (remove it)");
+    }
+
+    @Test
+    void anActionCannotEmitTheReservedExhaustedEvent() {
+      assertThat(lines("""
+          machine: a
+          states:
+            s: {run: builtin:emit exhausted, on: {exhausted: e}}
+            e: {final: completed}
+          """)).containsExactly(
+          "m.yaml:3:12: error: `builtin:emit exhausted` in state `s` emits `exhausted`, which is"
+              + " reserved: the retry policy fires it when it gives up (emit another event; to"
+              + " move on after failed attempts, let the action fail and keep the `exhausted`"
+              + " edge)");
     }
   }
 

@@ -99,7 +99,10 @@ public final class StoreValues implements Values {
       if (v.version().equals(task.version())) {
         return MachineReader.read(Path.of(task.machine() + ".yaml"), v.definition()).machine()
             .flatMap(m -> m.state(task.state()))
-            .map(State::on).map(on -> List.copyOf(on.keySet())).orElse(List.of());
+            // `exhausted` is the retry policy's to fire; a signal of it is refused.
+            .map(State::on).map(on -> on.keySet().stream()
+                .filter(e -> !e.equals(State.EXHAUSTED)).toList())
+            .orElse(List.of());
       }
     }
     return List.of();
