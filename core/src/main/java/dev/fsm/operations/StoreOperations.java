@@ -79,10 +79,8 @@ public final class StoreOperations implements Operations {
   @Override
   public Task send(String id, Command command, Instant until, String reason, String to) {
     Commands.Request request = request(until, reason);
-    // An ended task's history no longer changes, so reading it ahead of the update is safe; a
-    // task that moved on meanwhile is refused by the table inside the update.
-    List<Transition> history = command.takesTo() ? store.history(id) : List.of();
-    Task after = store.update(id, t -> change(t, command, request, to, history));
+    Task after = command.takesTo() ? moveState(id, command, request, to)
+        : store.update(id, t -> change(t, command, request, to, List.of()));
     listener.commandApplied(after, command);
     if (command.wakesRunner()) {
       listener.workArrived();
@@ -121,6 +119,38 @@ public final class StoreOperations implements Operations {
       after = Optional.of(page.get(page.size() - 1).id());
     }
     return new BulkSendReport(matched, changed, refused, dryRun);
+  }
+
+  /**
+   * A command that may move the task to another state, which can depend on its history. The
+   * history is read ahead of the update; should the task change in between (redriven and ended
+   * again by another operator and a runner), the update is computed again from fresh history.
+   */
+  private Task moveState(String id, Command command, Commands.Request request, String to) {
+    for (int tries = 1; ; tries++) {
+      List<Transition> history = store.history(id);
+      try {
+        return store.update(id, t -> {
+          Commands.allowed(t, command);
+          if (!history.isEmpty() && !history.get(history.size() - 1).to().equals(t.state())) {
+            throw new StaleHistory();
+          }
+          return change(t, command, request, to, history);
+        });
+      } catch (StaleHistory e) {
+        if (tries == 3) {
+          throw new FsmException("task `" + id + "` kept changing while `" + command.word()
+              + "` was sent; send it again");
+        }
+      }
+    }
+  }
+
+  /** The history read ahead of an update no longer ends where the task is. */
+  private static final class StaleHistory extends RuntimeException {
+    StaleHistory() {
+      super(null, null, false, false);
+    }
   }
 
   private Commands.Request request(Instant until, String reason) {
