@@ -27,6 +27,10 @@ final class RedriveTarget {
    */
   static String of(Task task, Machine machine, List<Transition> history, String to) {
     String where = "task `" + task.id() + "`: ";
+    if (to != null && to.isBlank()) {
+      throw new FsmException(where + "--to is empty; give --to one of: "
+          + String.join(", ", runnableStates(machine)));
+    }
     if (to != null) {
       State state = machine.state(to).orElseThrow(() -> new FsmException(where + "`" + to
           + "` is not a state of machine `" + task.machine() + "` version " + task.version()

@@ -132,6 +132,8 @@ class RedriveTest {
     assertThatThrownBy(() -> operations.send("t1", Command.REDRIVE, null, null, "done"))
         .hasMessage("task `t1`: `done` is a final state, where a task cannot run; give --to one"
             + " of: pay, ship");
+    assertThatThrownBy(() -> operations.send("t1", Command.REDRIVE, null, null, " "))
+        .hasMessage("task `t1`: --to is empty; give --to one of: pay, ship");
     assertThat(store.get("t1")).contains(before);
   }
 
