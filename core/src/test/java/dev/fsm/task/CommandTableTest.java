@@ -75,6 +75,10 @@ class CommandTableTest {
               .hasMessage("task `t1`: " + CommandTable.refusal(from, command))
               .hasMessageContaining("task is " + from.word());
           assertThat(CommandTable.allowed(from)).as(pair).doesNotContain(command);
+          String message = CommandTable.refusal(from, command);
+          for (Command ok : CommandTable.allowed(from)) {
+            assertThat(message).as(pair).contains(ok.word());
+          }
           refused++;
         }
       }
