@@ -191,7 +191,7 @@ class TaskVerbsIT {
     FsmJar.Result unknown = fsm("send", "a1", "finish");
     assertThat(unknown.exit()).isEqualTo(2);
     assertThat(unknown.err()).contains("unknown command `finish`").contains("(one of: run,"
-        + " pause, sleep, kill, error, complete, checkpoint, release)");
+        + " resume, pause, sleep, kill, error, complete, checkpoint, release, redrive)");
 
     assertThat(ok("send", "a1", "sleep", "--until", "5m").out())
         .isEqualTo("a1: sleep sent; paused -> sleeping\n");

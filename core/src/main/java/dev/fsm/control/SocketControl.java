@@ -77,14 +77,14 @@ public final class SocketControl implements Operations {
   }
 
   @Override
-  public Task send(String id, Command command, Instant until, String reason) {
-    return call(new Send(id, command, until, reason));
+  public Task send(String id, Command command, Instant until, String reason, String to) {
+    return call(new Send(id, command, until, reason, to));
   }
 
   @Override
   public BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
-      String reason, boolean dryRun) {
-    return call(new SendAll(selector, command, until, reason, dryRun));
+      String reason, String to, boolean dryRun) {
+    return call(new SendAll(selector, command, until, reason, to, dryRun));
   }
 
   @Override

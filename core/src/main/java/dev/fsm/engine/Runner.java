@@ -151,7 +151,7 @@ public final class Runner implements OperatorListener {
     }
     if (command.stopsRunningAction()) {
       f.attempt.stop(Attempt.StopReason.COMMAND);
-    } else if (command == Command.CHECKPOINT) {
+    } else if (command.deliveredToAction()) {
       f.attempt.deliver(command);
     }
   }

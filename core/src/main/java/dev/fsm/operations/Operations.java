@@ -32,14 +32,31 @@ public interface Operations extends AutoCloseable {
    * @throws dev.fsm.FsmException when the task's status refuses the command (naming the allowed
    *     ones), or the task does not exist
    */
-  Task send(String id, Command command, Instant until, String reason);
+  default Task send(String id, Command command, Instant until, String reason) {
+    return send(id, command, until, reason, null);
+  }
+
+  /**
+   * Sends an operator's command to one task, with {@code --to} for {@code redrive}.
+   *
+   * @param to the machine state a redriven task goes back to, or null for where it stopped
+   * @throws dev.fsm.FsmException as {@link #send(String, Command, Instant, String)}, and when
+   *     {@code to} is not a state of the task's machine version
+   */
+  Task send(String id, Command command, Instant until, String reason, String to);
 
   /**
    * Sends a command to every task the selector matches; refused tasks are reported, not fatal.
    * With {@code dryRun} nothing changes and the report says what would.
    */
+  default BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
+      String reason, boolean dryRun) {
+    return sendAll(selector, command, until, reason, null, dryRun);
+  }
+
+  /** {@link #sendAll(TaskSelector, Command, Instant, String, boolean)} with {@code --to}. */
   BulkSendReport sendAll(TaskSelector selector, Command command, Instant until, String reason,
-      boolean dryRun);
+      String to, boolean dryRun);
 
   /**
    * Fires an event on a task waiting in an externally progressed state.

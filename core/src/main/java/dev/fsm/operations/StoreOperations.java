@@ -77,13 +77,12 @@ public final class StoreOperations implements Operations {
   }
 
   @Override
-  public Task send(String id, Command command, Instant until, String reason) {
-    Commands.Request request = new Commands.Request(until, reason == null ? "" : reason,
-        operator);
-    Task after = store.update(id, t -> Commands.apply(t, command, request, clock.instant()));
+  public Task send(String id, Command command, Instant until, String reason, String to) {
+    Commands.Request request = request(until, reason);
+    Task after = command.takesTo() ? moveState(id, command, request, to)
+        : store.update(id, t -> change(t, command, request, to, List.of()));
     listener.commandApplied(after, command);
-    if (command == Command.RUN || command == Command.SLEEP || command == Command.ERROR
-        || command == Command.RELEASE) {
+    if (command.wakesRunner()) {
       listener.workArrived();
     }
     return after;
@@ -91,12 +90,11 @@ public final class StoreOperations implements Operations {
 
   @Override
   public BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
-      String reason, boolean dryRun) {
+      String reason, String to, boolean dryRun) {
     int matched = 0;
     List<String> changed = new ArrayList<>();
     List<BulkSendReport.Refusal> refused = new ArrayList<>();
-    Commands.Request request = new Commands.Request(until, reason == null ? "" : reason,
-        operator);
+    Commands.Request request = request(until, reason);
     Optional<String> after = Optional.empty();
     while (true) {
       List<Task> page = store.list(new TaskQuery(Optional.of(selector.machine()),
@@ -105,9 +103,10 @@ public final class StoreOperations implements Operations {
         matched++;
         try {
           if (dryRun) {
-            Commands.apply(task, command, request, clock.instant());
+            List<Transition> history = command.takesTo() ? store.history(task.id()) : List.of();
+            change(task, command, request, to, history);
           } else {
-            send(task.id(), command, until, reason);
+            send(task.id(), command, until, reason, to);
           }
           changed.add(task.id());
         } catch (FsmException e) {
@@ -120,6 +119,54 @@ public final class StoreOperations implements Operations {
       after = Optional.of(page.get(page.size() - 1).id());
     }
     return new BulkSendReport(matched, changed, refused, dryRun);
+  }
+
+  /**
+   * A command that may move the task to another state, which can depend on its history. The
+   * history is read ahead of the update; should the task change in between (redriven and ended
+   * again by another operator and a runner), the update is computed again from fresh history.
+   */
+  private Task moveState(String id, Command command, Commands.Request request, String to) {
+    for (int tries = 1; ; tries++) {
+      List<Transition> history = store.history(id);
+      try {
+        return store.update(id, t -> {
+          Commands.allowed(t, command);
+          if (!history.isEmpty() && !history.get(history.size() - 1).to().equals(t.state())) {
+            throw new StaleHistory();
+          }
+          return change(t, command, request, to, history);
+        });
+      } catch (StaleHistory e) {
+        if (tries == 3) {
+          throw new FsmException("task `" + id + "` kept changing while `" + command.word()
+              + "` was sent; send it again");
+        }
+      }
+    }
+  }
+
+  /** The history read ahead of an update no longer ends where the task is. */
+  private static final class StaleHistory extends RuntimeException {
+    StaleHistory() {
+      super(null, null, false, false);
+    }
+  }
+
+  private Commands.Request request(Instant until, String reason) {
+    return new Commands.Request(until, reason == null ? "" : reason, operator);
+  }
+
+  /** The command's change; for one that moves the task between states, where to, checked. */
+  private Change change(Task task, Command command, Commands.Request request, String to,
+      List<Transition> history) {
+    if (!command.takesTo()) {
+      return Commands.apply(task, command, request.withTo(to), clock.instant());
+    }
+    Commands.allowed(task, command);
+    String state = RedriveTarget.of(task, machines.machine(task.machine(), task.version()),
+        history, to);
+    return Commands.apply(task, command, request.withTo(state), clock.instant());
   }
 
   @Override

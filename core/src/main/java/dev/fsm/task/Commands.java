@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * What an operator's command does to a task: a pure function of the task, the command and the
- * time, following {@link CommandTable}. Every command but {@code run} and {@code checkpoint} drops
- * the task's lease, so a running attempt is stopped and discarded rather than recorded.
+ * time, following each {@link Command}'s rules. A command that stops a running action drops the
+ * task's lease, so a running attempt is stopped and discarded rather than recorded.
  */
 public final class Commands {
 
@@ -20,8 +20,10 @@ public final class Commands {
    * @param until for {@code sleep}: when to wake (required)
    * @param reason the {@code --reason}, or empty
    * @param by who sent it, for the history
+   * @param to for {@code redrive}: the machine state the task goes back to, already checked
+   *     against its machine; null for the state where it stopped
    */
-  public record Request(Instant until, String reason, String by) {
+  public record Request(Instant until, String reason, String by, String to) {
 
     /** Longest reason kept: it goes into the history, and with `error` into the errors. */
     public static final int MAX_REASON_CHARS = 1000;
@@ -32,6 +34,26 @@ public final class Commands {
             + " under " + MAX_REASON_CHARS + ", as it is kept in the task's history");
       }
     }
+
+    /** This request with another {@code to}. */
+    public Request withTo(String state) {
+      return new Request(until, reason, by, state);
+    }
+
+    /** A request that keeps the task in its state. */
+    public Request(Instant until, String reason, String by) {
+      this(until, reason, by, null);
+    }
+  }
+
+  /**
+   * The status {@code command} leads the task to.
+   *
+   * @throws FsmException naming the task, its status and the commands it allows, when refused
+   */
+  public static TaskStatus allowed(Task task, Command command) {
+    return command.next(task.status()).orElseThrow(() -> new FsmException("task `" + task.id()
+        + "`: " + CommandTable.refusal(task.status(), command)));
   }
 
   /**
@@ -40,36 +62,50 @@ public final class Commands {
    * @throws FsmException when the table refuses the pair, or {@code sleep} has no time
    */
   public static Change apply(Task task, Command command, Request request, Instant now) {
-    TaskStatus next = CommandTable.next(task.status(), command)
-        .orElseThrow(() -> new FsmException("task `" + task.id() + "`: "
-            + CommandTable.refusal(task.status(), command)));
-    Instant due = task.due();
-    Lease lease = command.stopsRunningAction() ? null : task.lease();
-    List<TaskError> errors = task.errors();
-    switch (command) {
-      case RUN -> due = now;
-      case SLEEP -> {
-        if (request.until() == null) {
-          throw new FsmException("task `" + task.id() + "`: `sleep` needs --until TIME|DURATION");
-        }
-        due = request.until();
-      }
-      case PAUSE, KILL, COMPLETE -> due = null;
-      case ERROR -> {
-        // Into fault: due now, so a runner claims it and applies the state's error policy.
-        due = next == TaskStatus.FAULT ? now : null;
-        errors = new ArrayList<>(errors);
-        errors.add(new TaskError(now, request.reason().isEmpty()
-            ? "error sent by " + request.by() : request.reason()));
-      }
-      case RELEASE -> due = next == TaskStatus.RUNNABLE ? now : due;
-      case CHECKPOINT -> { }
-      default -> throw new IllegalStateException(command.toString());
+    TaskStatus next = allowed(task, command);
+    if (request.to() != null && !command.takesTo()) {
+      throw new FsmException("task `" + task.id() + "`: --to is for `redrive` only");
     }
-    Task after = new Task(task.id(), task.machine(), task.version(), task.state(), next,
-        task.context(), task.attempt(), errors, task.created(), task.stateEntered(),
-        task.lastAttempt(), due, lease);
-    Transition entry = new Transition(now, task.state(), command.word(), task.state(), 0,
+    Instant due = switch (command.due()) {
+      case KEEP -> task.due();
+      case NOW -> now;
+      case UNTIL -> {
+        if (request.until() == null) {
+          throw new FsmException("task `" + task.id() + "`: `" + command.word()
+              + "` needs --until TIME|DURATION");
+        }
+        yield request.until();
+      }
+      case CLEAR -> null;
+      case CLAIM_NOW -> next == TaskStatus.RUNNABLE || next == TaskStatus.FAULT ? now
+          : next.isTerminal() ? null : task.due();
+    };
+    // An ended task holds no running action; whatever lease it kept must not delay a redrive.
+    Lease lease = command.stopsRunningAction() || task.status().isTerminal() ? null
+        : task.lease();
+    List<TaskError> errors = switch (command.errors()) {
+      case KEEP -> task.errors();
+      case CLEAR -> List.of();
+      case ADD_REASON -> {
+        List<TaskError> more = new ArrayList<>(task.errors());
+        more.add(new TaskError(now, request.reason().isEmpty()
+            ? command.word() + " sent by " + request.by() : request.reason()));
+        yield more;
+      }
+    };
+    String state = task.state();
+    int attempt = task.attempt();
+    Instant stateEntered = task.stateEntered();
+    if (command.takesTo()) {
+      // It starts over: in the state given or where it stopped, with no attempts counted yet.
+      state = request.to() == null ? task.state() : request.to();
+      attempt = 0;
+      stateEntered = now;
+    }
+    Task after = new Task(task.id(), task.machine(), task.version(), state, next,
+        task.context(), attempt, errors, task.created(), stateEntered, task.lastAttempt(), due,
+        lease);
+    Transition entry = new Transition(now, task.state(), command.word(), state, 0,
         task.attempt(), request.by(), request.reason());
     return new Change(after, entry);
   }

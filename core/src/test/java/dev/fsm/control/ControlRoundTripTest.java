@@ -79,9 +79,12 @@ class ControlRoundTripTest {
     assertThat(client.send("t1", Command.SLEEP, Samples.BEFORE_1970, "why ‽"))
         .isEqualTo(Samples.task("t1", "{}"));
     assertThat(fake.last().args()).containsExactly("t1", Command.SLEEP, Samples.BEFORE_1970,
-        "why ‽");
+        "why ‽", null);
     client.send("t2", Command.PAUSE, null, null);
-    assertThat(fake.last().args()).containsExactly("t2", Command.PAUSE, null, null);
+    assertThat(fake.last().args()).containsExactly("t2", Command.PAUSE, null, null, null);
+    client.send("t3", Command.REDRIVE, null, "db back", "charge");
+    assertThat(fake.last().args()).containsExactly("t3", Command.REDRIVE, null, "db back",
+        "charge");
   }
 
   @Test
@@ -90,10 +93,15 @@ class ControlRoundTripTest {
         Optional.of(TaskStatus.FAULT));
     assertThat(client.sendAll(selector, Command.KILL, null, "bulk", true))
         .isEqualTo(Samples.report(true));
-    assertThat(fake.last().args()).containsExactly(selector, Command.KILL, null, "bulk", true);
+    assertThat(fake.last().args()).containsExactly(selector, Command.KILL, null, "bulk", null,
+        true);
     TaskSelector wide = new TaskSelector("order", Optional.empty(), Optional.empty());
     client.sendAll(wide, Command.RUN, Samples.T, null, false);
-    assertThat(fake.last().args()).containsExactly(wide, Command.RUN, Samples.T, null, false);
+    assertThat(fake.last().args()).containsExactly(wide, Command.RUN, Samples.T, null, null,
+        false);
+    client.sendAll(wide, Command.REDRIVE, null, null, "pay", true);
+    assertThat(fake.last().args()).containsExactly(wide, Command.REDRIVE, null, null, "pay",
+        true);
   }
 
   @Test

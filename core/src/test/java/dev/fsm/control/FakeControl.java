@@ -74,15 +74,15 @@ final class FakeControl implements Operations {
   }
 
   @Override
-  public Task send(String id, Command command, Instant until, String reason) {
-    enter("send", id, command, until, reason);
+  public Task send(String id, Command command, Instant until, String reason, String to) {
+    enter("send", id, command, until, reason, to);
     return Samples.task(id, "{}");
   }
 
   @Override
   public BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
-      String reason, boolean dryRun) {
-    enter("sendAll", selector, command, until, reason, dryRun);
+      String reason, String to, boolean dryRun) {
+    enter("sendAll", selector, command, until, reason, to, dryRun);
     return Samples.report(dryRun);
   }
 

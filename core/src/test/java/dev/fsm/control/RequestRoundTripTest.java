@@ -52,12 +52,15 @@ class RequestRoundTripTest {
         new Start(new MachineSource("order", Path.of("/m/order.yaml"), "machine: order # ✓\n"),
             List.of(new NewTask("t1", "{\"a\":\"ü\\u0000\"}", Samples.BEFORE_1970),
                 new NewTask(null, null, null))),
-        new Send("t1", Command.SLEEP, Samples.T, "why ‽"),
-        new Send("t2", Command.PAUSE, null, null),
+        new Send("t1", Command.SLEEP, Samples.T, "why ‽", null),
+        new Send("t2", Command.PAUSE, null, null, null),
+        new Send("t3", Command.REDRIVE, null, "db back", "charge"),
         new SendAll(new TaskSelector("order", Optional.of("pay"), Optional.of(TaskStatus.FAULT)),
-            Command.KILL, null, "bulk", true),
+            Command.KILL, null, "bulk", null, true),
+        new SendAll(new TaskSelector("order", Optional.empty(), Optional.of(TaskStatus.FAILED)),
+            Command.REDRIVE, null, null, "pay", false),
         new SendAll(new TaskSelector("order", Optional.empty(), Optional.empty()), Command.RUN,
-            Samples.T, null, false),
+            Samples.T, null, null, false),
         new Signal("t1", "signed", "{\"n\":1}"),
         new Signal("t1", "signed", null),
         new Get("t1"),
@@ -125,9 +128,9 @@ class RequestRoundTripTest {
 
   @Test
   void theWireFormatStaysAsItWas() throws IOException {
-    assertThat(written(new Send("t1", Command.SLEEP, Samples.T, null))).isEqualTo(
+    assertThat(written(new Send("t1", Command.SLEEP, Samples.T, null, null))).isEqualTo(
         "{\"v\":1,\"op\":\"send\",\"id\":\"t1\",\"command\":\"sleep\","
-            + "\"until\":[1763000000,123456789],\"reason\":null}");
+            + "\"until\":[1763000000,123456789],\"reason\":null,\"to\":null}");
     assertThat(written(new Ids("01", 5)))
         .isEqualTo("{\"v\":1,\"op\":\"idsStartingWith\",\"prefix\":\"01\",\"limit\":5}");
     assertThat(written(new ListTasks(TaskQuery.all(7)))).isEqualTo(
@@ -140,7 +143,7 @@ class RequestRoundTripTest {
   void fieldsComeInAnyOrderAndUnknownOnesAreSkipped() throws IOException {
     Envelope read = envelope("{\"reason\":\"r\",\"later\":{\"x\":[1,{}]},\"id\":\"t1\","
         + "\"command\":\"pause\",\"op\":\"send\",\"v\":1}");
-    assertThat(read.request()).isEqualTo(new Send("t1", Command.PAUSE, null, "r"));
+    assertThat(read.request()).isEqualTo(new Send("t1", Command.PAUSE, null, "r", null));
   }
 
   @Test

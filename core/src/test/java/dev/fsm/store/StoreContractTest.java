@@ -418,6 +418,29 @@ public abstract class StoreContractTest {
   }
 
   @Test
+  void anEndedTaskMayBeUpdatedBackIntoTheQueueAndCountsMoveWithIt() {
+    store.create(List.of(task("failed", "order", "ship", TaskStatus.FAILED, null),
+        task("killed", "order", "ship", TaskStatus.KILLED, null)));
+    assertThat(store.nextDue()).isEmpty();
+
+    Task redriven = store.update("failed", t -> Commands.apply(t, Command.REDRIVE,
+        new Commands.Request(null, "db back", "ann"), T0.plusSeconds(5)));
+    store.update("killed", t -> Commands.apply(t, Command.REDRIVE,
+        new Commands.Request(null, "", "ann", "pack"), T0.plusSeconds(6)));
+    reopen();
+
+    assertThat(store.get("failed")).contains(redriven);
+    assertThat(redriven.status()).isEqualTo(TaskStatus.RUNNABLE);
+    assertThat(store.list(query("order", "pack", TaskStatus.RUNNABLE, null, 10)))
+        .extracting(Task::id).containsExactly("killed");
+    assertThat(ids(query("order", null, TaskStatus.FAILED, null, 10))).isEmpty();
+    assertThat(store.claim("r1", 10, T0.plusSeconds(6), LEASE)).extracting(Task::id)
+        .containsExactly("failed", "killed");
+    assertThat(store.history("failed")).containsExactly(new Transition(T0.plusSeconds(5), "ship",
+        "redrive", "ship", 0, 0, "ann", "db back"));
+  }
+
+  @Test
   void aRefusedCommandReachesTheCallerAndLeavesTheTaskAsItWas() {
     store.create(List.of(runnable("t1", T0), runnable("t2", T0)));
     Task killed = store.update("t1", t -> Commands.apply(t, Command.KILL, by("ann"), T0));
@@ -426,8 +449,8 @@ public abstract class StoreContractTest {
     assertThatThrownBy(() -> store.update("t1",
         t -> Commands.apply(t, Command.RUN, by("ann"), T0.plusSeconds(1))))
         .isExactlyInstanceOf(FsmException.class)
-        .hasMessage("task `t1`: `run` is not allowed: the task is killed, which is final; no"
-            + " command changes it");
+        .hasMessage("task `t1`: `run` is not allowed while the task is killed, which is final;"
+            + " allowed now: redrive");
     assertThatThrownBy(() -> store.update("t2",
         t -> Commands.apply(t, Command.COMPLETE, by("ann"), T0.plusSeconds(1))))
         .isExactlyInstanceOf(FsmException.class)

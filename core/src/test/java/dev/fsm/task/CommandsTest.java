@@ -97,8 +97,47 @@ class CommandsTest {
     assertThat(Commands.apply(task(TaskStatus.RUNNABLE, T0, null), Command.COMPLETE, BY_ANN, NOW)
         .next().status()).isEqualTo(TaskStatus.COMPLETED);
     assertThatThrownBy(() -> Commands.apply(killed, Command.RUN, BY_ANN, NOW))
-        .hasMessage("task `t1`: `run` is not allowed: the task is killed, which is final; no"
-            + " command changes it");
+        .hasMessage("task `t1`: `run` is not allowed while the task is killed, which is final;"
+            + " allowed now: redrive");
+  }
+
+  @Test
+  void redriveStartsAnEndedTaskOverWhereItStoppedKeepingItsHistory() {
+    Task failed = new Task("t1", "order", "abc123", "ship", TaskStatus.FAILED, "{\"n\":1}", 8,
+        List.of(new TaskError(T0, "timeout"), new TaskError(T0, "503")), T0, T0, T0, null,
+        RUNNER);
+    Change c = Commands.apply(failed, Command.REDRIVE,
+        new Commands.Request(null, "db back", "ann"), NOW);
+    assertThat(c.next()).isEqualTo(new Task("t1", "order", "abc123", "ship",
+        TaskStatus.RUNNABLE, "{\"n\":1}", 0, List.of(), T0, NOW, T0, NOW, null));
+    assertThat(c.next().claimableAt(NOW)).isTrue();
+    assertThat(c.entry()).isEqualTo(
+        new Transition(NOW, "ship", "redrive", "ship", 0, 8, "ann", "db back"));
+  }
+
+  @Test
+  void redriveToAnotherStateRecordsTheMove() {
+    Task killed = task(TaskStatus.KILLED, null, null);
+    Change c = Commands.apply(killed, Command.REDRIVE,
+        new Commands.Request(null, "", "ann", "pack"), NOW);
+    assertThat(c.next().state()).isEqualTo("pack");
+    assertThat(c.next().status()).isEqualTo(TaskStatus.RUNNABLE);
+    assertThat(c.entry()).isEqualTo(new Transition(NOW, "ship", "redrive", "pack", 0, 2, "ann",
+        ""));
+  }
+
+  @Test
+  void redriveIsRefusedForACompletedOrLiveTaskAndToForAnyOtherCommand() {
+    assertThatThrownBy(() -> Commands.apply(task(TaskStatus.COMPLETED, null, null),
+        Command.REDRIVE, BY_ANN, NOW)).isInstanceOf(FsmException.class).hasMessage(
+            "task `t1`: `redrive` is not allowed: the task is completed, which is final; no"
+                + " command changes it");
+    assertThatThrownBy(() -> Commands.apply(task(TaskStatus.FAULT, NOW, null),
+        Command.REDRIVE, BY_ANN, NOW)).hasMessage("task `t1`: `redrive` is not allowed while"
+            + " the task is fault; allowed now: sleep, error");
+    assertThatThrownBy(() -> Commands.apply(task(TaskStatus.PAUSED, null, null), Command.RUN,
+        new Commands.Request(null, "", "ann", "pack"), NOW))
+        .hasMessage("task `t1`: --to is for `redrive` only");
   }
 
   @Test

@@ -95,8 +95,12 @@ public final class Completions {
       case "ID" -> lookup(line).taskIds(word);
       case "MACHINE", "MACHINE|FILE", "M" -> lookup(line).machines();
       case "S" -> lookup(line).states(line.options.get("--machine"));
+      case "STATE" -> line.options.containsKey("--machine")
+          ? lookup(line).states(line.options.get("--machine"))
+          : line.positionals.isEmpty() ? List.of() : lookup(line).taskStates(
+              line.positionals.get(0));
       case "X" -> Arrays.stream(TaskStatus.values()).map(TaskStatus::word).toList();
-      case "COMMAND" -> Arrays.stream(Command.values()).map(Command::word).toList();
+      case "COMMAND" -> Command.words();
       case "EVENT" -> line.positionals.isEmpty() ? List.of()
           : lookup(line).events(line.positionals.get(0));
       default -> choices(arg, label);

@@ -84,28 +84,39 @@ public final class StoreValues implements Values {
 
   @Override
   public List<String> events(String taskId) {
-    return ask(c -> {
-      Optional<Task> task = c.get(taskId);
-      if (task.isEmpty()) {
-        List<String> ids = c.idsStartingWith(taskId, 2);
-        task = ids.size() == 1 ? c.get(ids.get(0)) : Optional.empty();
-      }
-      return task.map(t -> events(c, t)).orElse(List.of());
-    });
+    return ask(c -> task(c, taskId).flatMap(t -> machineOf(c, t)
+        .flatMap(m -> m.state(t.state())).map(State::on)
+        // `exhausted` is the retry policy's to fire; a signal of it is refused.
+        .map(on -> on.keySet().stream().filter(e -> !e.equals(State.EXHAUSTED)).toList()))
+        .orElse(List.of()));
   }
 
-  private static List<String> events(Operations control, Task task) {
+  @Override
+  public List<String> taskStates(String taskId) {
+    return ask(c -> task(c, taskId).flatMap(t -> machineOf(c, t))
+        .map(m -> m.stateNames().stream()
+            .filter(n -> m.state(n).map(s -> !s.isFinal()).orElse(false)).toList())
+        .orElse(List.of()));
+  }
+
+  /** The task an id or a unique start of one names. */
+  private static Optional<Task> task(Operations control, String typedId) {
+    Optional<Task> task = control.get(typedId);
+    if (task.isEmpty()) {
+      List<String> ids = control.idsStartingWith(typedId, 2);
+      task = ids.size() == 1 ? control.get(ids.get(0)) : Optional.empty();
+    }
+    return task;
+  }
+
+  /** The machine version the task is pinned to, as the store registered it. */
+  private static Optional<Machine> machineOf(Operations control, Task task) {
     for (MachineVersion v : control.versions(task.machine())) {
       if (v.version().equals(task.version())) {
-        return MachineReader.read(Path.of(task.machine() + ".yaml"), v.definition()).machine()
-            .flatMap(m -> m.state(task.state()))
-            // `exhausted` is the retry policy's to fire; a signal of it is refused.
-            .map(State::on).map(on -> on.keySet().stream()
-                .filter(e -> !e.equals(State.EXHAUSTED)).toList())
-            .orElse(List.of());
+        return MachineReader.read(Path.of(task.machine() + ".yaml"), v.definition()).machine();
       }
     }
-    return List.of();
+    return Optional.empty();
   }
 
   private List<Machine> inFolder() {

@@ -17,6 +17,9 @@ public interface Values {
   /** Events the task's current state has edges for. */
   List<String> events(String taskId);
 
+  /** States of the task's machine version a task can run in (not final), for redrive --to. */
+  List<String> taskStates(String taskId);
+
   /** No values at all, for lines that need none. */
   Values NONE = new Values() {
     @Override
@@ -36,6 +39,11 @@ public interface Values {
 
     @Override
     public List<String> events(String taskId) {
+      return List.of();
+    }
+
+    @Override
+    public List<String> taskStates(String taskId) {
       return List.of();
     }
   };

@@ -33,6 +33,11 @@ class CompletionsTest {
     public List<String> events(String taskId) {
       return taskId.equals("alpha-1") ? List.of("approve", "reject") : List.of();
     }
+
+    @Override
+    public List<String> taskStates(String taskId) {
+      return taskId.equals("beta-1") ? List.of("pay", "ship") : List.of();
+    }
   };
 
   private final Completions completions = new Completions(Fsm.commandLine(
@@ -75,6 +80,11 @@ class CompletionsTest {
         "--status=failed");
     assertThat(complete("send", "alpha-1", "p")).containsExactly("pause");
     assertThat(complete("send", "--machine", "order", "k")).containsExactly("kill");
+    assertThat(complete("send", "alpha-1", "r")).containsExactly("run", "resume", "release",
+        "redrive");
+    assertThat(complete("send", "beta-1", "redrive", "--to", "")).containsExactly("pay", "ship");
+    assertThat(complete("send", "--machine", "order", "--status", "failed", "redrive", "--to",
+        "s")).containsExactly("ship");
     assertThat(complete("signal", "alpha-1", "")).containsExactly("approve", "reject");
     assertThat(complete("--output", "")).containsExactly("text", "json");
     assertThat(complete("completion", "")).containsExactly("bash", "zsh");

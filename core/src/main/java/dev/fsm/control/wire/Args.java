@@ -20,6 +20,7 @@ final class Args {
   static final Arg<Command> COMMAND = new Arg<>("command", Scalars.COMMAND, null);
   static final Arg<Instant> UNTIL = new Arg<>("until", Scalars.INSTANT, null);
   static final Arg<String> REASON = new Arg<>("reason", Scalars.STRING, null);
+  static final Arg<String> TO = new Arg<>("to", Scalars.STRING, null);
   static final Arg<Boolean> DRY_RUN = new Arg<>("dryRun", Scalars.BOOLEAN, false);
   static final Arg<TaskSelector> SELECTOR = new Arg<>("selector", TaskSelectorCodec.SELECTOR,
       null);
@@ -32,8 +33,8 @@ final class Args {
   static final Arg<MachineSource> SOURCE = new Arg<>("source", MachineSourceCodec.SOURCE, null);
   static final Arg<List<NewTask>> TASKS = new Arg<>("tasks", NewTaskCodec.LIST, List.of());
 
-  private static final Map<String, Arg<?>> BY_NAME = index(ID, COMMAND, UNTIL, REASON, DRY_RUN,
-      SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, LIMIT, MACHINE, SOURCE, TASKS);
+  private static final Map<String, Arg<?>> BY_NAME = index(ID, COMMAND, UNTIL, REASON, TO,
+      DRY_RUN, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, LIMIT, MACHINE, SOURCE, TASKS);
 
   private Args() {}
 

@@ -8,13 +8,14 @@ import java.io.IOException;
 import java.time.Instant;
 
 /** {@link Operations#send}: one operator command to one task. */
-public record Send(String id, Command command, Instant until, String reason)
+public record Send(String id, Command command, Instant until, String reason, String to)
     implements Request<Task> {
 
   static final String OP = "send";
 
   static Send from(Arguments a) {
-    return new Send(a.get(Args.ID), a.get(Args.COMMAND), a.get(Args.UNTIL), a.get(Args.REASON));
+    return new Send(a.get(Args.ID), a.get(Args.COMMAND), a.get(Args.UNTIL), a.get(Args.REASON),
+        a.get(Args.TO));
   }
 
   @Override
@@ -28,6 +29,7 @@ public record Send(String id, Command command, Instant until, String reason)
     Args.COMMAND.write(g, command);
     Args.UNTIL.write(g, until);
     Args.REASON.write(g, reason);
+    Args.TO.write(g, to);
   }
 
   @Override
@@ -37,6 +39,6 @@ public record Send(String id, Command command, Instant until, String reason)
 
   @Override
   public Task apply(Operations operations, String owner) {
-    return operations.send(id, command, until, reason);
+    return operations.send(id, command, until, reason, to);
   }
 }

@@ -10,13 +10,13 @@ import java.time.Instant;
 
 /** {@link Operations#sendAll}: one operator command to every task a selector matches. */
 public record SendAll(TaskSelector selector, Command command, Instant until, String reason,
-    boolean dryRun) implements Request<BulkSendReport> {
+    String to, boolean dryRun) implements Request<BulkSendReport> {
 
   static final String OP = "sendAll";
 
   static SendAll from(Arguments a) {
     return new SendAll(a.get(Args.SELECTOR), a.get(Args.COMMAND), a.get(Args.UNTIL),
-        a.get(Args.REASON), a.get(Args.DRY_RUN));
+        a.get(Args.REASON), a.get(Args.TO), a.get(Args.DRY_RUN));
   }
 
   @Override
@@ -30,6 +30,7 @@ public record SendAll(TaskSelector selector, Command command, Instant until, Str
     Args.COMMAND.write(g, command);
     Args.UNTIL.write(g, until);
     Args.REASON.write(g, reason);
+    Args.TO.write(g, to);
     Args.DRY_RUN.write(g, dryRun);
   }
 
@@ -40,6 +41,6 @@ public record SendAll(TaskSelector selector, Command command, Instant until, Str
 
   @Override
   public BulkSendReport apply(Operations operations, String owner) {
-    return operations.sendAll(selector, command, until, reason, dryRun);
+    return operations.sendAll(selector, command, until, reason, to, dryRun);
   }
 }

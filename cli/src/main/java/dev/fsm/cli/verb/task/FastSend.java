@@ -40,7 +40,7 @@ public final class FastSend {
       return OptionalInt.empty();
     }
     Optional<Command> command = Command.parse(words.get(1));
-    if (command.isEmpty() || (command.get() == Command.SLEEP) != (until != null)) {
+    if (command.isEmpty() || command.get().needsUntil() != (until != null)) {
       return OptionalInt.empty();
     }
     Instant wake = null;
@@ -64,7 +64,8 @@ public final class FastSend {
       return OptionalInt.empty();
     }
     try (SocketControl control = runner.get()) {
-      SentCommand sent = SentCommand.send(control, words.get(0), command.get(), wake, reason);
+      SentCommand sent = SentCommand.send(control, words.get(0), command.get(), wake, reason,
+          null);
       if (global.json()) {
         JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
       } else {

@@ -1,6 +1,7 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.cli.terminal.Table;
+import dev.fsm.task.Command;
 import dev.fsm.task.Transition;
 import java.time.Duration;
 import java.util.List;
@@ -15,8 +16,11 @@ final class HistoryTable {
     Table table = new Table("TIME", "FROM", "EVENT", "TO", "DURATION", "ATTEMPT", "BY",
         "REASON");
     for (Transition e : history) {
-      // Operators' commands have no duration; a blank reads better than 0s.
-      String duration = e.durationMillis() == 0 && e.from().equals(e.to()) ? ""
+      // Operators' commands have no duration; a blank reads better than 0s. Only a redrive
+      // (--to) moves a command's entry between states.
+      boolean command = e.from().equals(e.to())
+          || Command.parse(e.event()).filter(Command::takesTo).isPresent();
+      String duration = e.durationMillis() == 0 && command ? ""
           : TaskText.duration(Duration.ofMillis(e.durationMillis()));
       table.add(TaskText.time(e.time()), e.from(), e.event(), e.to(), duration, e.attempt(),
           e.by(), e.reason());

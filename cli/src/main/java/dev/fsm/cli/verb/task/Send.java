@@ -10,9 +10,11 @@ import dev.fsm.task.Command;
 import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,9 +29,12 @@ import picocli.CommandLine.Spec;
     header = "Send a command to a task, or to every task a selection matches.",
     description = {
       "fsm send ID COMMAND, or fsm send --machine M [--state S] [--status X] COMMAND.",
-      "Commands: run, pause, sleep (needs --until), kill, error (takes --reason), complete,"
-          + " checkpoint, release. A command the task's status does not allow is refused and"
-          + " the task is left as it was.",
+      "Commands: run (or resume), pause, sleep (needs --until), kill, error (takes --reason),"
+          + " complete, checkpoint, release, redrive (takes --to). A command the task's status"
+          + " does not allow is refused and the task is left as it was.",
+      "redrive brings a failed or killed task back: runnable in the state where it stopped (for"
+          + " one that ended in a final state, the state it came from), or in --to STATE, its"
+          + " errors cleared and its history kept.",
       "Exits 1 when the command was refused (for any task of a selection)."
     })
 public final class Send implements Callable<Integer> {
@@ -45,6 +50,10 @@ public final class Send implements Callable<Integer> {
   @Option(names = "--reason", paramLabel = "TEXT",
       description = "Why, recorded in the history (and the error, for `error`).")
   String reason;
+
+  @Option(names = "--to", paramLabel = "STATE",
+      description = "For redrive: the state to run in, instead of where the task stopped.")
+  String to;
 
   @Option(names = "--machine", paramLabel = "M", description = "Send to the tasks of machine M.")
   String machine;
@@ -76,11 +85,15 @@ public final class Send implements Callable<Integer> {
           : "give a task id and a command: fsm send ID COMMAND (or select tasks with --machine)");
     }
     Command command = Words.command(cmd, words.get(words.size() - 1));
-    if (command == Command.SLEEP && until == null) {
-      throw new ParameterException(cmd, "`sleep` needs --until TIME|DURATION, e.g. --until 10m");
+    if (command.needsUntil() && until == null) {
+      throw new ParameterException(cmd, "`" + command.word() + "` needs --until TIME|DURATION,"
+          + " e.g. --until 10m");
     }
-    if (command != Command.SLEEP && until != null) {
-      throw new ParameterException(cmd, "--until is for `sleep` only");
+    if (!command.needsUntil() && until != null) {
+      throw new ParameterException(cmd, "--until is for " + only(Command::needsUntil));
+    }
+    if (!command.takesTo() && to != null) {
+      throw new ParameterException(cmd, "--to is for " + only(Command::takesTo));
     }
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = cmd.getOut();
@@ -88,7 +101,8 @@ public final class Send implements Callable<Integer> {
       if (bulk) {
         return sendAll(control, command, global, out, cmd.getErr());
       }
-      SentCommand sent = SentCommand.send(control, words.get(0), command, until, reason);
+      SentCommand sent = SentCommand.send(control, words.get(0), command, until, reason,
+          to);
       if (global.json()) {
         JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
       } else {
@@ -98,11 +112,18 @@ public final class Send implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
+  /** The commands an option is for, as {@code `sleep` only}. */
+  private static String only(Predicate<Command> takes) {
+    List<String> words = Arrays.stream(Command.values()).filter(takes)
+        .map(c -> "`" + c.word() + "`").toList();
+    return String.join(", ", words) + " only";
+  }
+
   private int sendAll(Operations control, Command command, GlobalOptions global, PrintWriter out,
       PrintWriter err) {
     KnownMachine.require(control, machine);
     BulkSendReport r = control.sendAll(new TaskSelector(machine, Optional.ofNullable(state),
-        Optional.ofNullable(status)), command, until, reason, dryRun);
+        Optional.ofNullable(status)), command, until, reason, to, dryRun);
     if (global.json()) {
       JsonDocument.print(out, g -> TaskJson.bulkSend(g, command.word(), r));
     } else {

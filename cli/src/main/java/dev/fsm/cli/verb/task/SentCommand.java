@@ -15,9 +15,10 @@ record SentCommand(Command command, Task before, Task after) {
    * @throws dev.fsm.FsmException when no task or several match, or the command is refused
    */
   static SentCommand send(Operations control, String typedId, Command command, Instant until,
-      String reason) {
+      String reason, String to) {
     Task before = TaskIdPrefix.resolve(control, typedId);
-    return new SentCommand(command, before, control.send(before.id(), command, until, reason));
+    return new SentCommand(command, before,
+        control.send(before.id(), command, until, reason, to));
   }
 
   /** The text report, e.g. {@code t1: pause sent; running -> paused}. */

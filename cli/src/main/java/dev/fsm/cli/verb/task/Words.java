@@ -22,7 +22,7 @@ final class Words {
    */
   static Command command(CommandLine cmd, String word) {
     return Command.parse(word).orElseThrow(() -> new ParameterException(cmd,
-        unknown("command", word, Arrays.stream(Command.values()).map(Command::word).toList())));
+        unknown("command", word, Command.words())));
   }
 
   /** Converts {@code --status} values. */

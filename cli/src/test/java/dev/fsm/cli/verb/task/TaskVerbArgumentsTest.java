@@ -37,7 +37,8 @@ class TaskVerbArgumentsTest {
   void anUnknownCommandListsTheCommands() {
     assertThat(run("send", "a1", "pasue")).isEqualTo(2);
     assertThat(err).startsWith("fsm: unknown command `pasue`; did you mean `pause`? (one of:"
-        + " run, pause, sleep, kill, error, complete, checkpoint, release)\n");
+        + " run, resume, pause, sleep, kill, error, complete, checkpoint, release,"
+        + " redrive)\n");
   }
 
   @Test
@@ -48,6 +49,14 @@ class TaskVerbArgumentsTest {
     assertThat(err).contains("--until is for `sleep` only");
     assertThat(run("send", "a1", "sleep", "--until", "later")).isEqualTo(2);
     assertThat(err).contains("'--until'").contains("`later` is neither a time nor a duration");
+  }
+
+  @Test
+  void onlyRedriveTakesTo() {
+    assertThat(run("send", "a1", "run", "--to", "ship")).isEqualTo(2);
+    assertThat(err).contains("--to is for `redrive` only");
+    assertThat(run("send", "--machine", "order", "kill", "--to", "ship")).isEqualTo(2);
+    assertThat(err).contains("--to is for `redrive` only");
   }
 
   @Test
