@@ -100,7 +100,7 @@ final class TaskGroups {
     for (Group g : counts.keySet()) {
       if (!query.machine().map(g.machine()::equals).orElse(true)
           || !query.state().map(g.state()::equals).orElse(true)
-          || !query.status().map(s -> s == g.status()).orElse(true)) {
+          || !(query.statuses().isEmpty() || query.storedStatuses().contains(g.status()))) {
         continue;
       }
       byte[] key = IndexKeys.group(g.machine(), g.state(), g.status());
