@@ -99,8 +99,7 @@ public final class Tail implements Callable<Integer>, LiveView {
     Optional<String> after = Optional.empty();
     while (true) {
       TaskQuery query = live.query(PAGE);
-      List<Task> page = control.list(new TaskQuery(query.machine(), query.state(),
-          query.status(), after, PAGE));
+      List<Task> page = control.list(after.map(query::after).orElse(query));
       for (Task t : page) {
         Seen before = seen.get(t.id());
         if (first) {

@@ -5,6 +5,7 @@ import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -16,6 +17,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The JSON shapes of tasks, histories and the task verbs' reports: the one place their keys are
@@ -29,25 +31,36 @@ final class TaskJson {
 
   /** A task: its snapshot, with the context as a JSON object. */
   static void task(JsonGenerator g, Task t) throws IOException {
+    task(g, t, ShownStatus.of(t.status(), false));
+  }
+
+  /** A task showing the status given ({@code waiting} for a runnable task awaiting a signal). */
+  static void task(JsonGenerator g, Task t, ShownStatus shown) throws IOException {
     g.writeStartObject();
-    taskFields(g, t);
+    taskFields(g, t, shown);
     g.writeEndObject();
   }
 
   /** Tasks, in the order given. */
   static void tasks(JsonGenerator g, List<Task> tasks) throws IOException {
+    tasks(g, tasks, t -> ShownStatus.of(t.status(), false));
+  }
+
+  /** Tasks, in the order given, each showing the status {@code shown} gives it. */
+  static void tasks(JsonGenerator g, List<Task> tasks, Function<Task, ShownStatus> shown)
+      throws IOException {
     g.writeStartArray();
     for (Task t : tasks) {
-      task(g, t);
+      task(g, t, shown.apply(t));
     }
     g.writeEndArray();
   }
 
   /** A task with its history, for {@code fsm show}. */
-  static void taskWithHistory(JsonGenerator g, Task t, List<Transition> history)
-      throws IOException {
+  static void taskWithHistory(JsonGenerator g, Task t, ShownStatus shown,
+      List<Transition> history) throws IOException {
     g.writeStartObject();
-    taskFields(g, t);
+    taskFields(g, t, shown);
     g.writeFieldName("history");
     history(g, history);
     g.writeEndObject();
@@ -75,7 +88,7 @@ final class TaskJson {
 
   /** One refresh of {@code fsm watch}: when, the statuses that have tasks, and the tasks. */
   static void watchFrame(JsonGenerator g, Instant now, Map<TaskStatus, Long> counts,
-      List<Task> tasks) throws IOException {
+      List<Task> tasks, Function<Task, ShownStatus> shown) throws IOException {
     g.writeStartObject();
     g.writeStringField("time", now.toString());
     g.writeObjectFieldStart("counts");
@@ -84,7 +97,7 @@ final class TaskJson {
     }
     g.writeEndObject();
     g.writeFieldName("tasks");
-    tasks(g, tasks);
+    tasks(g, tasks, shown);
     g.writeEndObject();
   }
 
@@ -150,12 +163,13 @@ final class TaskJson {
     g.writeEndObject();
   }
 
-  private static void taskFields(JsonGenerator g, Task t) throws IOException {
+  private static void taskFields(JsonGenerator g, Task t, ShownStatus shown)
+      throws IOException {
     g.writeStringField("id", t.id());
     g.writeStringField("machine", t.machine());
     g.writeStringField("version", t.version());
     g.writeStringField("state", t.state());
-    g.writeStringField("status", t.status().word());
+    g.writeStringField("status", shown.word());
     g.writeFieldName("context");
     JsonDocument.copy(g, t.context());
     g.writeNumberField("attempt", t.attempt());

@@ -8,6 +8,7 @@ import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -76,7 +77,7 @@ class TaskJsonTest {
         new Lease("runner:1", T.plusNanos(1)));
     assertThat(print(g -> TaskJson.task(g, task))).isEqualTo(golden("task-context.json"));
     assertThat(line(g -> TaskJson.watchFrame(g, T, Map.of(TaskStatus.RUNNABLE, 1L),
-        List.of(task)))).isEqualTo(golden("watch-context.jsonl"));
+        List.of(task), t -> ShownStatus.of(t.status(), false)))).isEqualTo(golden("watch-context.jsonl"));
   }
 
   @Test
@@ -100,9 +101,11 @@ class TaskJsonTest {
 
   @Test
   void showAddsTheHistoryOldestFirst() {
-    assertThat(print(g -> TaskJson.taskWithHistory(g, FULL, List.of(PAID, PAUSED))))
+    assertThat(print(g -> TaskJson.taskWithHistory(g, FULL,
+        ShownStatus.of(FULL.status(), false), List.of(PAID, PAUSED))))
         .isEqualTo(golden("show.json"));
-    assertThat(print(g -> TaskJson.taskWithHistory(g, BARE, List.of())))
+    assertThat(print(g -> TaskJson.taskWithHistory(g, BARE,
+        ShownStatus.of(BARE.status(), false), List.of())))
         .isEqualTo(golden("show-no-history.json"));
   }
 
@@ -159,10 +162,11 @@ class TaskJsonTest {
     Map<TaskStatus, Long> counts = new EnumMap<>(TaskStatus.class);
     counts.put(TaskStatus.FAULT, 1L);
     counts.put(TaskStatus.RUNNABLE, 2L);
-    assertThat(line(g -> TaskJson.watchFrame(g, T, counts, List.of(BARE, FULL))))
+    assertThat(line(g -> TaskJson.watchFrame(g, T, counts, List.of(BARE, FULL),
+        t -> ShownStatus.of(t.status(), false))))
         .isEqualTo(golden("watch.jsonl"));
     assertThat(line(g -> TaskJson.watchFrame(g, Instant.parse("2030-01-31T09:00:00Z"),
-        Map.of(), List.of()))).isEqualTo(golden("watch-empty.jsonl"));
+        Map.of(), List.of(), t -> ShownStatus.RUNNABLE))).isEqualTo(golden("watch-empty.jsonl"));
   }
 
   private static String print(JsonDocument.Value value) {
