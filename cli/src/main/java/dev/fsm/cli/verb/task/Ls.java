@@ -13,8 +13,10 @@ import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -71,7 +73,7 @@ public final class Ls implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<Task> tasks;
-    ShownStatuses shown;
+    Map<String, ShownStatus> shown;
     boolean more;
     long matching;
     try (Operations control = TaskAccess.open(global, "fsm ls", false)) {
@@ -83,13 +85,15 @@ public final class Ls implements Callable<Integer> {
           Optional.ofNullable(state), Set.copyOf(statuses), Optional.empty(),
           limit == Integer.MAX_VALUE ? limit : limit + 1,
           reverse ? TaskQuery.Order.DESCENDING : TaskQuery.Order.ASCENDING, sort));
-      shown = new ShownStatuses(control::versions);
+      ShownStatuses statusOf = new ShownStatuses(control::versions);
+      shown = new HashMap<>();
+      tasks.forEach(t -> shown.put(t.id(), statusOf.of(t)));
       more = tasks.size() > limit;
       matching = more ? matching(control) : tasks.size();
     }
     List<Task> page = more ? tasks.subList(0, limit) : tasks;
     if (global.json()) {
-      JsonDocument.print(out, g -> TaskJson.tasks(g, page, shown::of));
+      JsonDocument.print(out, g -> TaskJson.tasks(g, page, t -> shown.get(t.id())));
     } else if (page.isEmpty()) {
       err.println("no tasks" + (machine != null || state != null || !statuses.isEmpty()
           ? " match" : " yet; start one with `fsm start MACHINE`"));
@@ -98,12 +102,12 @@ public final class Ls implements Callable<Integer> {
       Table table = new Table("ID", "MACHINE", "STATE", "STATUS", "ATTEMPT", "DUE/UPDATED")
           .paint(3, word -> TaskText.status(style, word));
       for (Task t : page) {
-        table.add(t.id(), t.machine(), t.state(), shown.of(t).word(), t.attempt(),
+        table.add(t.id(), t.machine(), t.state(), shown.get(t.id()).word(), t.attempt(),
             TaskText.dueOrUpdated(t));
       }
       table.print(out, global.columns());
     }
-    if (more && !global.json()) {
+    if (more) {
       err.println("showing " + limit + " of " + matching + " matching tasks; narrow with"
           + " --machine, --state or --status, or raise --limit");
     }
