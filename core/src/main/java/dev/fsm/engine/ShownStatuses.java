@@ -7,9 +7,11 @@ import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
 import dev.fsm.validate.FileReport;
 import dev.fsm.validate.Validator;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -27,6 +29,8 @@ public final class ShownStatuses {
   private final Function<String, List<MachineVersion>> versions;
   /** Per machine: per version id, the states that wait for a signal. */
   private final Map<String, Map<String, Set<String>>> external = new HashMap<>();
+  /** Per machine: per version id, every state it declares. */
+  private final Map<String, Map<String, Set<String>>> declaredStates = new HashMap<>();
 
   /** Reads a machine's versions through {@code versions} (the store's or the operations'). */
   public ShownStatuses(Function<String, List<MachineVersion>> versions) {
@@ -57,7 +61,14 @@ public final class ShownStatuses {
     return ShownStatus.of(c.status(), anyExternal && !anyOther);
   }
 
-  private final Map<String, Map<String, Set<String>>> declaredStates = new HashMap<>();
+  /** Counts of one machine's state by stored status, as they show. */
+  public Map<ShownStatus, Long> counts(String machine, String state,
+      Map<TaskStatus, Long> byStored) {
+    Map<ShownStatus, Long> shown = new EnumMap<>(ShownStatus.class);
+    byStored.forEach((status, n) -> shown.merge(of(new TaskCount(machine, state, status, n)), n,
+        Long::sum));
+    return shown;
+  }
 
   private boolean declared(String machine, String version, String state) {
     Set<String> states = declaredStates.getOrDefault(machine, Map.of()).get(version);

@@ -1,7 +1,7 @@
 package dev.fsm.cli.complete;
 
 import dev.fsm.task.Command;
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -95,7 +95,7 @@ public final class Completions {
       case "ID" -> lookup(line).taskIds(word);
       case "MACHINE", "MACHINE|FILE", "M" -> lookup(line).machines();
       case "S" -> lookup(line).states(line.options.get("--machine"));
-      case "X" -> Arrays.stream(TaskStatus.values()).map(TaskStatus::word).toList();
+      case "X" -> Arrays.stream(ShownStatus.values()).map(ShownStatus::word).toList();
       case "COMMAND" -> Arrays.stream(Command.values()).map(Command::word).toList();
       case "EVENT" -> line.positionals.isEmpty() ? List.of()
           : lookup(line).events(line.positionals.get(0));

@@ -51,8 +51,8 @@ public final class Ls implements Callable<Integer> {
           + " completed, failed, killed); repeat for any of several.")
   List<ShownStatus> statuses = new ArrayList<>();
 
-  @Option(names = "--sort", paramLabel = "KEY", converter = SortConverter.class,
-      description = "Order by created (default), updated or id.")
+  @Option(names = "--sort", paramLabel = "created|updated|id",
+      converter = SortConverter.class, description = "Order by created (default), updated or id.")
   TaskQuery.Sort sort = TaskQuery.Sort.CREATED;
 
   @Option(names = "--reverse", description = "Newest (or largest) first.")

@@ -8,7 +8,6 @@ import dev.fsm.task.Lease;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
-import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.time.Duration;
@@ -87,12 +86,12 @@ final class TaskJson {
   }
 
   /** One refresh of {@code fsm watch}: when, the statuses that have tasks, and the tasks. */
-  static void watchFrame(JsonGenerator g, Instant now, Map<TaskStatus, Long> counts,
+  static void watchFrame(JsonGenerator g, Instant now, Map<ShownStatus, Long> counts,
       List<Task> tasks, Function<Task, ShownStatus> shown) throws IOException {
     g.writeStartObject();
     g.writeStringField("time", now.toString());
     g.writeObjectFieldStart("counts");
-    for (Map.Entry<TaskStatus, Long> c : counts.entrySet()) {
+    for (Map.Entry<ShownStatus, Long> c : counts.entrySet()) {
       g.writeNumberField(c.getKey().word(), c.getValue());
     }
     g.writeEndObject();
@@ -124,14 +123,15 @@ final class TaskJson {
   }
 
   /** Each state's statistics; every status has a count, zero when none. */
-  static void stats(JsonGenerator g, List<StateStats> stats) throws IOException {
+  static void stats(JsonGenerator g, List<StateStats> stats,
+      Function<StateStats, Map<ShownStatus, Long>> counts) throws IOException {
     g.writeStartArray();
     for (StateStats s : stats) {
       g.writeStartObject();
       g.writeStringField("machine", s.machine());
       g.writeStringField("state", s.state());
       g.writeFieldName("counts");
-      statusCounts(g, s.counts());
+      statusCounts(g, counts.apply(s));
       g.writeNumberField("samples", s.samples());
       millis(g, "p50_ms", s.p50());
       millis(g, "p95_ms", s.p95());
@@ -145,7 +145,7 @@ final class TaskJson {
 
   /** A machine: its file (or null), its versions oldest first, and its tasks by status. */
   static void machine(JsonGenerator g, String name, String file, List<MachineVersion> versions,
-      Map<TaskStatus, Long> counts) throws IOException {
+      Map<ShownStatus, Long> counts) throws IOException {
     g.writeStartObject();
     g.writeStringField("machine", name);
     g.writeStringField("file", file);
@@ -201,10 +201,10 @@ final class TaskJson {
   }
 
   /** Counts for every status, in status order. */
-  private static void statusCounts(JsonGenerator g, Map<TaskStatus, Long> counts)
+  private static void statusCounts(JsonGenerator g, Map<ShownStatus, Long> counts)
       throws IOException {
     g.writeStartObject();
-    for (TaskStatus s : TaskStatus.values()) {
+    for (ShownStatus s : ShownStatus.values()) {
       g.writeNumberField(s.word(), counts.getOrDefault(s, 0L));
     }
     g.writeEndObject();

@@ -10,7 +10,6 @@ import dev.fsm.engine.ShownStatuses;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
-import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -151,11 +150,11 @@ public final class Watch implements Callable<Integer>, LiveView {
     return lines;
   }
 
-  private Map<TaskStatus, Long> byStatus(Polled polled) {
-    Map<TaskStatus, Long> by = new EnumMap<>(TaskStatus.class);
+  private Map<ShownStatus, Long> byStatus(Polled polled) {
+    Map<ShownStatus, Long> by = new EnumMap<>(ShownStatus.class);
     for (TaskCount c : polled.counts()) {
       if (live.selects(c, polled.countsShow().get(c))) {
-        by.merge(c.status(), c.count(), Long::sum);
+        by.merge(polled.countsShow().get(c), c.count(), Long::sum);
       }
     }
     return by;
