@@ -48,7 +48,8 @@ class ListingIT {
   void aTaskWaitingForASignalShowsAsWaitingEverywhere() throws IOException {
     store().ok("start", "sign", "--id", "w1");
     store().ok("start", "sign", "--id", "r1");
-    store().ok("signal", "r1", "yes");
+    assertThat(store().ok("signal", "r1", "yes").out()).isEqualTo("r1: approve --yes--> work,"
+        + " runnable\n");
 
     assertThat(store().ok("ls").out()).containsPattern("w1 +sign +approve +waiting")
         .containsPattern("r1 +sign +work +runnable");
