@@ -8,14 +8,14 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
-import dev.fsm.validate.FileReport;
-import dev.fsm.validate.Validator;
+import dev.fsm.yaml.MachineReader;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -83,11 +83,13 @@ public final class ShownStatuses {
     Map<String, Set<String>> byVersion = new HashMap<>();
     Map<String, Set<String>> all = new HashMap<>();
     for (MachineVersion v : versions.apply(machine)) {
-      FileReport report = Validator.check(Path.of(machine + ".yaml"), v.definition());
+      // Read, not validated: a state's kind is its shape, whether its programs exist here or not.
+      Optional<Machine> read = MachineReader.read(Path.of(machine + ".yaml"), v.definition())
+          .machine();
       Set<String> waiting = new HashSet<>();
       Set<String> declared = new HashSet<>();
       // A version that no longer reads shows its tasks by their stored status.
-      report.machine().map(Machine::states).orElse(Map.of()).forEach((name, s) -> {
+      read.map(Machine::states).orElse(Map.of()).forEach((name, s) -> {
         declared.add(name);
         if (waitsForSignal(s)) {
           waiting.add(name);

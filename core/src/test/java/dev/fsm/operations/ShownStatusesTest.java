@@ -14,6 +14,7 @@ import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,17 @@ class ShownStatusesTest {
         Map.of(TaskStatus.RUNNABLE, 2L, TaskStatus.PAUSED, 1L)))
         .containsEntry(ShownStatus.WAITING, 2L).containsEntry(ShownStatus.PAUSED, 1L)
         .doesNotContainKey(ShownStatus.RUNNABLE);
+  }
+
+  @Test
+  void aVersionWhoseProgramsAreElsewhereStillShowsItsSignalStates() {
+    // A stored version names programs relative to a file this process may never see.
+    String text = SIGN.replace("builtin:noop", "scripts/not-here.sh");
+    store.register("sign", text, Instant.EPOCH);
+    String version = store.versions("sign").get(0).version();
+    Task t = new Task("x", "sign", version, "approve", TaskStatus.RUNNABLE, "{}", 0, List.of(),
+        Instant.EPOCH, Instant.EPOCH, null, null, null);
+    assertThat(new ShownStatuses(store::versions).of(t)).isEqualTo(ShownStatus.WAITING);
   }
 
   @Test
