@@ -155,7 +155,10 @@ public final class StoreOperations implements Operations {
     // The store selects runnable for both; keep those that show as asked, page after page.
     ShownStatuses shown = new ShownStatuses(store::versions);
     List<Task> kept = new ArrayList<>();
-    TaskQuery page = query;
+    // Pages of at least PAGE tasks: a page per kept task would cost a store call each.
+    TaskQuery first = new TaskQuery(query.machine(), query.state(), query.statuses(),
+        query.afterId(), Math.max(query.limit(), PAGE), query.order(), query.sort());
+    TaskQuery page = first;
     while (true) {
       List<Task> tasks = store.list(page);
       for (Task t : tasks) {
@@ -169,7 +172,7 @@ public final class StoreOperations implements Operations {
       if (tasks.size() < page.limit()) {
         return kept;
       }
-      page = query.after(tasks.get(tasks.size() - 1).id());
+      page = first.after(tasks.get(tasks.size() - 1).id());
     }
   }
 

@@ -590,6 +590,39 @@ public abstract class StoreContractTest {
   }
 
   @Test
+  void listPagesAFilteredCreationOrderWhetherFewOrManyMatch() {
+    List<Task> all = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      // Ids run against creation; every third task is killed.
+      Task t = created(String.format("t%02d", 99 - i), T0.plusSeconds(i));
+      all.add(i % 3 == 0 ? task(t.id(), "order", "pay", TaskStatus.KILLED, null) : t);
+    }
+    all.replaceAll(t -> t.status() == TaskStatus.KILLED ? new Task(t.id(), t.machine(),
+        t.version(), t.state(), t.status(), t.context(), 0, List.of(),
+        T0.plusSeconds(99 - Integer.parseInt(t.id().substring(1))), T0, null, null, null) : t);
+    store.create(all);
+    reopen();
+
+    // Many match: a walk of the creation order finds them.
+    TaskQuery paused = new TaskQuery(Optional.of("order"), Optional.empty(),
+        Set.of(ShownStatus.PAUSED), Optional.empty(), 2, TaskQuery.Order.ASCENDING,
+        TaskQuery.Sort.CREATED);
+    assertThat(ids(paused)).containsExactly("t98", "t97");
+    assertThat(ids(paused.after("t97"))).containsExactly("t95", "t94");
+    TaskQuery newestPaused = new TaskQuery(Optional.empty(), Optional.of("ship"), Set.of(),
+        Optional.empty(), 3, TaskQuery.Order.DESCENDING, TaskQuery.Sort.CREATED);
+    assertThat(ids(newestPaused)).containsExactly("t70", "t71", "t73");
+    // Few match: read through their group, in the same order.
+    TaskQuery killed = new TaskQuery(Optional.empty(), Optional.of("pay"), Set.of(),
+        Optional.empty(), 4, TaskQuery.Order.ASCENDING, TaskQuery.Sort.CREATED);
+    assertThat(ids(killed)).containsExactly("t99", "t96", "t93", "t90");
+    assertThat(ids(killed.after("t90"))).containsExactly("t87", "t84", "t81", "t78");
+    assertThat(ids(new TaskQuery(Optional.empty(), Optional.empty(),
+        Set.of(ShownStatus.FAILED), Optional.empty(), 4, TaskQuery.Order.ASCENDING,
+        TaskQuery.Sort.CREATED))).isEmpty();
+  }
+
+  @Test
   void listPagesInUpdateOrder() {
     store.create(List.of(created("a", T0), created("b", T0.plusSeconds(1)),
         created("c", T0.plusSeconds(2))));

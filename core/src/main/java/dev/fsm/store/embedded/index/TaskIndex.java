@@ -386,11 +386,35 @@ public final class TaskIndex implements AutoCloseable {
     }
     return switch (query.sort()) {
       case ID -> listById(query);
-      case CREATED -> creations.page(query, cursor, this::get);
+      case CREATED -> fewMatch(query) ? TaskPages.page(matching(query), query, cursor)
+          : creations.page(query, cursor, this::get);
       // No index keeps this order (it changes with every step): one pass, a page kept.
       case UPDATED -> TaskPages.page(() -> new Decoding(tasks.values().iterator()), query,
           cursor);
     };
+  }
+
+  /**
+   * True when filters leave so few tasks that reading them all through their groups costs less
+   * than walking the creation order until a page of them turns up: with m of n tasks matching
+   * evenly, that walk reads about limit * n / m entries, the groups m.
+   */
+  private boolean fewMatch(TaskQuery query) {
+    if (query.machine().isEmpty() && query.state().isEmpty() && query.statuses().isEmpty()) {
+      return false;
+    }
+    long m = groups.matching(query);
+    return m * m <= (long) query.limit() * tasks.sizeLong();
+  }
+
+  /** Every task the query's filters match, through their groups. */
+  private List<Task> matching(TaskQuery query) {
+    List<Task> all = new ArrayList<>();
+    for (String id : groups.ids(new TaskQuery(query.machine(), query.state(), query.statuses(),
+        Optional.empty(), Integer.MAX_VALUE, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID))) {
+      all.add(get(id));
+    }
+    return all;
   }
 
   private List<Task> listById(TaskQuery query) {
