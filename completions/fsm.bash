@@ -36,7 +36,7 @@ _fsm() {
       run) COMPREPLY=($(compgen -W "--workers --until-idle --once --plugins --grace -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       send) COMPREPLY=($(compgen -W "--until --reason --to --machine --state --status --dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       signal) COMPREPLY=($(compgen -W "--context -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
-      ls) COMPREPLY=($(compgen -W "--machine --state --status --limit -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      ls) COMPREPLY=($(compgen -W "--machine --state --status --sort --reverse --limit -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       show) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       history) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       stats) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
@@ -53,7 +53,7 @@ _fsm() {
 }
 
 _fsm_value_options() {
-  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --until --reason --to --machine --state --status --limit --interval -n --count --tasks --states --sends --seconds --writers --context-bytes --dir"
+  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --until --reason --to --machine --state --status --sort --limit --interval -n --count --tasks --states --sends --seconds --writers --context-bytes --dir"
 }
 
 complete -o default -F _fsm fsm

@@ -139,7 +139,7 @@ class HostileInputIT {
     assertThat(line.exit()).isEqualTo(1);
     assertThat(line.err()).startsWith("far.jsonl:2: " + RANGE + "\n");
     // The refused sleep left the task as it was.
-    assertThat(fsm.json("show", "d1").get("status").asText()).isEqualTo("runnable");
+    assertThat(fsm.json("show", "d1").get("status").asText()).isEqualTo("waiting");
     assertThat(fsm.json("show", "d1").get("due").isNull()).isTrue();
   }
 

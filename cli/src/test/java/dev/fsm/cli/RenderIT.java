@@ -122,21 +122,21 @@ class RenderIT {
     ok("run", "--until-idle");
 
     String dot = ok("render", "loop", "--task", first.substring(0, first.length() - 2)).out();
-    assertThat(dot).contains("label=\"loop: task " + first + " (runnable in review)\"")
+    assertThat(dot).contains("label=\"loop: task " + first + " (waiting in review)\"")
         .contains("label=\"again ×2\"").contains("label=\"ok ×2\"").contains("label=\"done\"")
-        .contains(": runnable</B>");
+        .contains(": waiting</B>");
     assertThat(line(dot, "s2 [")).contains("penwidth=3.4");
 
     String counts = ok("render", "loop", "--counts").out();
     assertThat(counts).contains("label=\"loop: 2 tasks by state\"");
-    assertThat(line(counts, "s2 [")).contains("<B>2 runnable</B>");
+    assertThat(line(counts, "s2 [")).contains("<B>2 waiting</B>");
     assertThat(line(counts, "s0 [")).contains("fillcolor=\"#ffffff\"");
 
     FsmJar.Result svg = FsmJar.run(dir, NO_DOT, "render", "loop", "--task", "second",
         "--store", "store", "-o", "second.svg");
     assertThat(svg.exit()).as(svg.err()).isZero();
     assertThat(svgText(Files.readString(dir.resolve("second.svg")))).contains("again ×2")
-        .contains("task second: runnable");
+        .contains("task second: waiting");
   }
 
   @Test

@@ -106,7 +106,7 @@ class RunIT {
 
     JsonNode waiting = json("show", id);
     assertThat(waiting.get("state").asText()).isEqualTo("await_signature");
-    assertThat(waiting.get("status").asText()).isEqualTo("runnable");
+    assertThat(waiting.get("status").asText()).isEqualTo("waiting");
     assertThat(waiting.get("context").get("charged").asText()).isEqualTo("49.90");
     assertThat(waiting.get("context").get("tracking").asText()).startsWith("DHL-");
 

@@ -86,10 +86,13 @@ class ShellIT {
 
   @Test
   void watchPrintsCountsAndTailStreamsJsonLines() throws Exception {
-    FsmJar.Result watch = FsmJar.run(dir, "watch", "--count", "1", "--status", "runnable");
+    // The approval tasks wait for a signal: they show and select as waiting, not runnable.
+    FsmJar.Result watch = FsmJar.run(dir, "watch", "--count", "1", "--status", "waiting");
     assertThat(watch.exit()).isZero();
-    assertThat(watch.out()).contains("3 runnable").contains("DUE/UPDATED").contains("beta-1")
+    assertThat(watch.out()).contains("3 waiting").contains("DUE/UPDATED").contains("beta-1")
         .doesNotContain("\u001b");
+    assertThat(FsmJar.run(dir, "watch", "--count", "1", "--status", "runnable").out())
+        .contains("none").doesNotContain("beta-1");
     Process tail = new ProcessBuilder(java(), "-jar", FsmJar.jar().toString(), "tail",
         "--output", "json", "--interval", "100ms").directory(dir.toFile()).start();
     try {

@@ -68,7 +68,7 @@ class TaskVerbsIT {
         + " in state review, runnable\n");
 
     FsmJar.Result shown = ok("show", id);
-    assertThat(shown.out()).contains("task      " + id + "\n", "status    runnable\n",
+    assertThat(shown.out()).contains("task      " + id + "\n", "status    waiting\n",
         "state     review\n", "machine   approval v1 (", "lease     none\n", "context\n  { }\n",
         "errors  none\n", "history  none\n");
     assertThat(ok("show", id.substring(0, 24)).out()).isEqualTo(shown.out());
@@ -162,7 +162,7 @@ class TaskVerbsIT {
 
     FsmJar.Result limited = ok("ls", "--limit", "2");
     assertThat(limited.outLines()).hasSize(3);
-    assertThat(limited.err()).isEqualTo("showing the first 2 tasks; more match. Narrow with"
+    assertThat(limited.err()).isEqualTo("showing 2 of 3 matching tasks; narrow with"
         + " --machine, --state or --status, or raise --limit\n");
 
     JsonNode tasks = json("ls", "--status", "paused");
@@ -222,9 +222,12 @@ class TaskVerbsIT {
         + " allowed now: run, pause, sleep, kill, checkpoint, release\n");
     assertThat(dry.err()).isEqualTo("fsm: complete was refused by 1 task (dry run: nothing was"
         + " changed)\n");
-    assertThat(json("show", "a1").get("status").asText()).isEqualTo("runnable");
+    assertThat(json("show", "a1").get("status").asText()).isEqualTo("waiting");
 
-    JsonNode report = json("send", "--machine", "approval", "--status", "runnable",
+    // a1 waits for a signal: --status runnable does not select it, --status waiting does.
+    assertThat(json("send", "--machine", "approval", "--status", "runnable", "complete")
+        .get("matched").asInt()).isZero();
+    JsonNode report = json("send", "--machine", "approval", "--status", "waiting",
         "complete");
     assertThat(report.fieldNames()).toIterable().containsExactly("command", "dry_run",
         "matched", "changed", "refused");
@@ -274,7 +277,7 @@ class TaskVerbsIT {
 
     FsmJar.Result machines = ok("machines");
     assertThat(machines.outLines().get(1)).matches(
-        "approval +v1 [0-9a-f]{12} +[-0-9]+ [0-9:]+ +1 runnable, 1 paused +machines/approval.yaml");
+        "approval +v1 [0-9a-f]{12} +[-0-9]+ [0-9:]+ +1 waiting, 1 paused +machines/approval.yaml");
     assertThat(machines.outLines().get(2)).startsWith("order ");
     JsonNode listed = json("machines");
     assertThat(listed.get(0).fieldNames()).toIterable().containsExactly("machine", "file",
@@ -288,11 +291,12 @@ class TaskVerbsIT {
     assertThat(stats.outLines().get(0)).matches(
         "MACHINE +STATE +TASKS +SAMPLES +P50 +P95 +P99 +ERRORS +TIMEOUT");
     assertThat(stats.outLines().get(1)).matches(
-        "approval +review +1 runnable, 1 paused +0 +- +- +- +0.0% +-");
+        "approval +review +1 waiting, 1 paused +0 +- +- +- +0.0% +-");
     JsonNode states = json("stats");
     assertThat(states.get(0).fieldNames()).toIterable().containsExactly("machine", "state",
         "counts", "samples", "p50_ms", "p95_ms", "p99_ms", "error_rate", "timeout");
-    assertThat(states.get(0).get("counts").get("runnable").asLong()).isEqualTo(1);
+    assertThat(states.get(0).get("counts").get("waiting").asLong()).isEqualTo(1);
+    assertThat(states.get(0).get("counts").get("runnable").asLong()).isZero();
     assertThat(fsm("stats", "nope").exit()).isEqualTo(1);
   }
 

@@ -6,6 +6,7 @@ import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;
 import dev.fsm.engine.StateStatistics;
 import dev.fsm.engine.StateStats;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.engine.Step;
 import dev.fsm.engine.TaskIds;
 import dev.fsm.model.Machine;
@@ -16,6 +17,7 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.time.Clock;
@@ -23,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /** {@link Control} over a store this process opened: the rules applied, the changes durable. */
@@ -97,8 +100,9 @@ public final class StoreOperations implements Operations {
     Commands.Request request = request(until, reason);
     Optional<String> after = Optional.empty();
     while (true) {
-      List<Task> page = store.list(new TaskQuery(Optional.of(selector.machine()),
-          selector.state(), selector.status(), after, PAGE));
+      List<Task> page = list(new TaskQuery(Optional.of(selector.machine()),
+          selector.state(), selector.statuses(), after, PAGE, TaskQuery.Order.ASCENDING,
+          TaskQuery.Sort.ID));
       for (Task task : page) {
         matched++;
         try {
@@ -192,7 +196,36 @@ public final class StoreOperations implements Operations {
 
   @Override
   public List<Task> list(TaskQuery query) {
-    return store.list(query);
+    if (!splitsRunnable(query.statuses())) {
+      return store.list(query);
+    }
+    // The store selects runnable for both; keep those that show as asked, page after page.
+    ShownStatuses shown = new ShownStatuses(store::versions);
+    List<Task> kept = new ArrayList<>();
+    // Pages of at least PAGE tasks: a page per kept task would cost a store call each.
+    TaskQuery first = new TaskQuery(query.machine(), query.state(), query.statuses(),
+        query.afterId(), Math.max(query.limit(), PAGE), query.order(), query.sort());
+    TaskQuery page = first;
+    while (true) {
+      List<Task> tasks = store.list(page);
+      for (Task t : tasks) {
+        if (query.statuses().contains(shown.of(t))) {
+          kept.add(t);
+          if (kept.size() == query.limit()) {
+            return kept;
+          }
+        }
+      }
+      if (tasks.size() < page.limit()) {
+        return kept;
+      }
+      page = first.after(tasks.get(tasks.size() - 1).id());
+    }
+  }
+
+  /** True when the statuses take one of runnable and waiting but not the other. */
+  private static boolean splitsRunnable(Set<ShownStatus> statuses) {
+    return statuses.contains(ShownStatus.RUNNABLE) != statuses.contains(ShownStatus.WAITING);
   }
 
   @Override

@@ -1,7 +1,17 @@
 package dev.fsm.operations;
 
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 
-/** Which tasks a bulk {@code fsm send} reaches: a machine, optionally narrowed. */
-public record TaskSelector(String machine, Optional<String> state, Optional<TaskStatus> status) {}
+/**
+ * Which tasks a bulk {@code fsm send} reaches: a machine, optionally narrowed to a state and to
+ * any of some statuses (empty: any).
+ */
+public record TaskSelector(String machine, Optional<String> state, Set<ShownStatus> statuses) {
+
+  public TaskSelector {
+    statuses = statuses.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(statuses));
+  }
+}

@@ -5,7 +5,7 @@ import dev.fsm.model.Behavior;
 import dev.fsm.model.Durations;
 import dev.fsm.model.State;
 import dev.fsm.model.Timeout;
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +32,7 @@ final class Captions {
   }
 
   /** Counts by status, two to a line: {@code 3 runnable, 1 fault}. */
-  static List<String> counts(Map<TaskStatus, Long> counts) {
+  static List<String> counts(Map<ShownStatus, Long> counts) {
     List<String> lines = new ArrayList<>();
     List<String> parts = new ArrayList<>();
     counts.forEach((status, n) -> parts.add(n + " " + status.word()));

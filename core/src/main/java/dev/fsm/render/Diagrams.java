@@ -10,7 +10,7 @@ import dev.fsm.render.Diagram.Node;
 import dev.fsm.render.Diagram.Outline;
 import dev.fsm.render.Overlay.StateCounts;
 import dev.fsm.render.Overlay.TaskPath;
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -73,7 +73,7 @@ public final class Diagrams {
         look = look.stroked(Palette.FADED, look.width()).texted(Palette.GREY);
       }
     } else if (overlay instanceof StateCounts counts) {
-      Map<TaskStatus, Long> here = counts.of(state);
+      Map<ShownStatus, Long> here = counts.of(state);
       long total = here.values().stream().mapToLong(Long::longValue).sum();
       notes = Captions.counts(here);
       look = look.filled(Palette.heat(look.fill(), (double) total / counts.max()));

@@ -1,10 +1,11 @@
 package dev.fsm.render;
 
+import dev.fsm.model.Behavior;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;
 import dev.fsm.store.TaskCount;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
-import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -31,11 +32,11 @@ public sealed interface Overlay {
    *
    * @param taskId the task's id
    * @param state the state it is in now
-   * @param status its status now
+   * @param status its status now, as users see it ({@code waiting} in a signal state)
    * @param visited every state it has been in, including the current one
    * @param taken how many times it followed each edge
    */
-  record TaskPath(String taskId, String state, TaskStatus status, Set<String> visited,
+  record TaskPath(String taskId, String state, ShownStatus status, Set<String> visited,
       Map<EdgeKey, Integer> taken) implements Overlay {
 
     public TaskPath {
@@ -62,7 +63,8 @@ public sealed interface Overlay {
         }
       }
       visited.add(task.state());
-      return new TaskPath(task.id(), task.state(), task.status(), visited, taken);
+      return new TaskPath(task.id(), task.state(),
+          ShownStatus.of(task.status(), waitsForSignal(machine, task.state())), visited, taken);
     }
 
     /** How many times the task followed the edge on {@code event} out of {@code from}. */
@@ -72,34 +74,36 @@ public sealed interface Overlay {
   }
 
   /**
-   * How many tasks of the machine sit in each state, by status.
+   * How many tasks of the machine sit in each state, by status as users see it (runnable tasks
+   * in a state of the drawn machine that waits for a signal count as waiting).
    *
    * @param byState state name to status to count; states without tasks are absent
    */
-  record StateCounts(Map<String, Map<TaskStatus, Long>> byState) implements Overlay {
+  record StateCounts(Map<String, Map<ShownStatus, Long>> byState) implements Overlay {
 
     public StateCounts {
-      Map<String, Map<TaskStatus, Long>> copy = new TreeMap<>();
+      Map<String, Map<ShownStatus, Long>> copy = new TreeMap<>();
       byState.forEach((s, counts) -> copy.put(s, Map.copyOf(counts)));
       byState = Map.copyOf(copy);
     }
 
     /** The counts of {@code machine}'s states among the store's counts of every machine. */
     public static StateCounts of(Machine machine, List<TaskCount> counts) {
-      Map<String, Map<TaskStatus, Long>> byState = new HashMap<>();
+      Map<String, Map<ShownStatus, Long>> byState = new HashMap<>();
       for (TaskCount c : counts) {
         if (c.machine().equals(machine.name()) && machine.states().containsKey(c.state())
             && c.count() > 0) {
-          byState.computeIfAbsent(c.state(), s -> new EnumMap<>(TaskStatus.class))
-              .merge(c.status(), c.count(), Long::sum);
+          byState.computeIfAbsent(c.state(), s -> new EnumMap<>(ShownStatus.class))
+              .merge(ShownStatus.of(c.status(), waitsForSignal(machine, c.state())), c.count(),
+                  Long::sum);
         }
       }
       return new StateCounts(byState);
     }
 
     /** The counts of one state by status, in status order; empty when no task is there. */
-    public Map<TaskStatus, Long> of(State state) {
-      Map<TaskStatus, Long> sorted = new EnumMap<>(TaskStatus.class);
+    public Map<ShownStatus, Long> of(State state) {
+      Map<ShownStatus, Long> sorted = new EnumMap<>(ShownStatus.class);
       sorted.putAll(byState.getOrDefault(state.name(), Map.of()));
       return sorted;
     }
@@ -109,5 +113,11 @@ public sealed interface Overlay {
       return Math.max(1, byState.values().stream()
           .mapToLong(m -> m.values().stream().mapToLong(Long::longValue).sum()).max().orElse(1));
     }
+  }
+
+  /** True when the machine's state waits for {@code fsm signal}. */
+  private static boolean waitsForSignal(Machine machine, String state) {
+    return machine.state(state).map(s -> s.behavior() instanceof Behavior.External)
+        .orElse(false);
   }
 }

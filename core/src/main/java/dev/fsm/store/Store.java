@@ -76,7 +76,12 @@ public interface Store extends AutoCloseable {
    */
   List<Transition> history(String id);
 
-  /** A page of tasks matching the query, in id order. */
+  /**
+   * A page of tasks matching the query, in its order (id, creation or last change; ties by id),
+   * after its {@code afterId} task; an {@code afterId} that names no task gives an empty page
+   * when the order is not by id. Statuses match by their stored status ({@link TaskQuery}).
+   * An unfiltered page by id or by creation reads a page's worth, however many tasks there are.
+   */
   List<Task> list(TaskQuery query);
 
   /** Up to {@code limit} task ids starting with {@code prefix}, in order (for completion). */

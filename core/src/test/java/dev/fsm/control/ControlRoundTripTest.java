@@ -7,11 +7,13 @@ import dev.fsm.operations.NewTask;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.TaskStatus;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,12 +92,12 @@ class ControlRoundTripTest {
   @Test
   void sendAllCarriesTheSelector() {
     TaskSelector selector = new TaskSelector("order", Optional.of("pay"),
-        Optional.of(TaskStatus.FAULT));
+        Set.of(ShownStatus.FAULT, ShownStatus.WAITING));
     assertThat(client.sendAll(selector, Command.KILL, null, "bulk", true))
         .isEqualTo(Samples.report(true));
     assertThat(fake.last().args()).containsExactly(selector, Command.KILL, null, "bulk", null,
         true);
-    TaskSelector wide = new TaskSelector("order", Optional.empty(), Optional.empty());
+    TaskSelector wide = new TaskSelector("order", Optional.empty(), Set.of());
     client.sendAll(wide, Command.RUN, Samples.T, null, false);
     assertThat(fake.last().args()).containsExactly(wide, Command.RUN, Samples.T, null, null,
         false);
@@ -129,6 +131,11 @@ class ControlRoundTripTest {
         Optional.of("t9"), 20, TaskQuery.Order.DESCENDING);
     client.list(newest);
     assertThat(fake.last().args()).containsExactly(newest);
+    TaskQuery waitingByCreation = new TaskQuery(Optional.empty(), Optional.of("sign"),
+        Set.of(ShownStatus.WAITING, ShownStatus.PAUSED), Optional.of("t3"), 10,
+        TaskQuery.Order.DESCENDING, TaskQuery.Sort.CREATED);
+    client.list(waitingByCreation);
+    assertThat(fake.last().args()).containsExactly(waitingByCreation);
     assertThat(client.idsStartingWith("01J", 20)).containsExactly("01J1", "01J2");
     assertThat(fake.last().args()).containsExactly("01J", 20);
     assertThat(client.counts()).isEqualTo(Samples.counts());

@@ -26,6 +26,7 @@ import dev.fsm.operations.NewTask;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.TaskStatus;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -55,11 +56,11 @@ class RequestRoundTripTest {
         new Send("t1", Command.SLEEP, Samples.T, "why ‽", null),
         new Send("t2", Command.PAUSE, null, null, null),
         new Send("t3", Command.REDRIVE, null, "db back", "charge"),
-        new SendAll(new TaskSelector("order", Optional.of("pay"), Optional.of(TaskStatus.FAULT)),
+        new SendAll(new TaskSelector("order", Optional.of("pay"), Set.of(ShownStatus.FAULT)),
             Command.KILL, null, "bulk", null, true),
-        new SendAll(new TaskSelector("order", Optional.empty(), Optional.of(TaskStatus.FAILED)),
+        new SendAll(new TaskSelector("order", Optional.empty(), Set.of(ShownStatus.FAILED)),
             Command.REDRIVE, null, null, "pay", false),
-        new SendAll(new TaskSelector("order", Optional.empty(), Optional.empty()), Command.RUN,
+        new SendAll(new TaskSelector("order", Optional.empty(), Set.of()), Command.RUN,
             Samples.T, null, null, false),
         new Signal("t1", "signed", "{\"n\":1}"),
         new Signal("t1", "signed", null),
@@ -69,6 +70,9 @@ class RequestRoundTripTest {
         new ListTasks(new TaskQuery(Optional.of("order"), Optional.empty(),
             Optional.of(TaskStatus.PAUSED), Optional.of("t0"), 50, TaskQuery.Order.DESCENDING)),
         new ListTasks(TaskQuery.all(7)),
+        new ListTasks(new TaskQuery(Optional.empty(), Optional.empty(),
+            Set.of(ShownStatus.WAITING, ShownStatus.RUNNABLE), Optional.empty(), 3,
+            TaskQuery.Order.ASCENDING, TaskQuery.Sort.UPDATED)),
         new Ids("01J", 20),
         new Counts(),
         new Stats("order"),
@@ -134,8 +138,8 @@ class RequestRoundTripTest {
     assertThat(written(new Ids("01", 5)))
         .isEqualTo("{\"v\":1,\"op\":\"idsStartingWith\",\"prefix\":\"01\",\"limit\":5}");
     assertThat(written(new ListTasks(TaskQuery.all(7)))).isEqualTo(
-        "{\"v\":1,\"op\":\"list\",\"query\":{\"machine\":null,\"state\":null,\"status\":null,"
-            + "\"afterId\":null,\"limit\":7,\"order\":\"ascending\"}}");
+        "{\"v\":1,\"op\":\"list\",\"query\":{\"machine\":null,\"state\":null,\"statuses\":[],"
+            + "\"afterId\":null,\"limit\":7,\"order\":\"ascending\",\"sort\":\"id\"}}");
     assertThat(written(new MachineNames())).isEqualTo("{\"v\":1,\"op\":\"machineNames\"}");
   }
 

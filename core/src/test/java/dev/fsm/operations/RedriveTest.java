@@ -9,6 +9,7 @@ import dev.fsm.engine.OperatorListener;
 import dev.fsm.store.memory.InMemoryStore;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -22,6 +23,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,8 +156,8 @@ class RedriveTest {
     record("t1", "error", "pay", TaskStatus.FAILED);
     record("t2", "declined", "cancelled", TaskStatus.FAILED);
     TaskSelector failed = new TaskSelector("order", Optional.empty(),
-        Optional.of(TaskStatus.FAILED));
-    TaskSelector all = new TaskSelector("order", Optional.empty(), Optional.empty());
+        Set.of(ShownStatus.FAILED));
+    TaskSelector all = new TaskSelector("order", Optional.empty(), Set.of());
 
     BulkSendReport dry = operations.sendAll(failed, Command.REDRIVE, null, null, true);
     assertThat(dry.matched()).isEqualTo(2);

@@ -1,9 +1,11 @@
 package dev.fsm.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.fsm.model.Machine;
 import dev.fsm.store.TaskCount;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
@@ -36,10 +38,11 @@ class OverlayTest {
     assertThat(path.times("ship_later", "pause")).isZero();
 
     String dot = DotWriter.write(Diagrams.of(ORDER, path, Direction.LR));
-    assertThat(dot).contains("label=\"order: task 01JABCDEFGHJKMNPQRSTVWXYZ0 (runnable in"
+    // Runnable in a state that waits for a signal: shown as waiting.
+    assertThat(dot).contains("label=\"order: task 01JABCDEFGHJKMNPQRSTVWXYZ0 (waiting in"
         + " await_signature)\"");
     assertThat(line(dot, "s3 [")).contains("color=\"#1a73e8\", penwidth=3.4")
-        .contains("task …NPQRSTVWXYZ0: runnable");
+        .contains("task …NPQRSTVWXYZ0: waiting");
     assertThat(line(dot, "s0 [")).contains("color=\"#1a73e8\", penwidth=2.4");
     assertThat(line(dot, "s4 [")).contains("color=\"#bdc1c6\"").contains("fontcolor=\"#5f6368\"");
     assertThat(line(dot, "s0 -> s1")).contains("label=\"ok\",").contains("#1a73e8");
@@ -66,14 +69,19 @@ class OverlayTest {
         new TaskCount("order", "pay", TaskStatus.SLEEPING, 4),
         new TaskCount("order", "delivered", TaskStatus.COMPLETED, 2),
         new TaskCount("order", "gone_state", TaskStatus.PAUSED, 9),
+        new TaskCount("order", "await_signature", TaskStatus.RUNNABLE, 5),
+        new TaskCount("order", "await_signature", TaskStatus.PAUSED, 1),
         new TaskCount("other", "pay", TaskStatus.RUNNABLE, 50));
     Overlay.StateCounts overlay = Overlay.StateCounts.of(ORDER, counts);
     assertThat(overlay.max()).isEqualTo(8);
+    assertThat(overlay.of(ORDER.state("await_signature").orElseThrow()))
+        .containsExactly(entry(ShownStatus.WAITING, 5L), entry(ShownStatus.PAUSED, 1L));
 
     String dot = DotWriter.write(Diagrams.of(ORDER, overlay, Direction.LR));
-    assertThat(dot).contains("label=\"order: 10 tasks by state\"");
+    assertThat(dot).contains("label=\"order: 16 tasks by state\"");
     assertThat(line(dot, "s0 [")).contains("3 runnable, 4 sleeping").contains("1 fault")
         .contains("fillcolor=\"#f9ab00\"");
+    assertThat(line(dot, "s3 [")).contains("5 waiting, 1 paused");
     assertThat(line(dot, "s4 [")).contains("2 completed").contains("fillcolor=\"#efd17b\"");
     assertThat(line(dot, "s1 [")).contains("fillcolor=\"#ffffff\"").doesNotContain("runnable");
   }

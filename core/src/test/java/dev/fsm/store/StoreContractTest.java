@@ -8,6 +8,7 @@ import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
 import dev.fsm.task.Lease;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -561,6 +562,107 @@ public abstract class StoreContractTest {
   }
 
   @Test
+  void listSelectsAUnionOfStatusesMatchingTheirStoredStatus() {
+    store.create(List.of(
+        task("a1", "order", "ship", TaskStatus.RUNNABLE, T0),
+        task("a2", "order", "ship", TaskStatus.PAUSED, null),
+        task("a3", "order", "pack", TaskStatus.KILLED, null),
+        task("a4", "order", "pack", TaskStatus.SLEEPING, T0.plusSeconds(9))));
+    reopen();
+
+    assertThat(ids(shown(Set.of(ShownStatus.PAUSED, ShownStatus.KILLED), TaskQuery.Sort.ID)))
+        .containsExactly("a2", "a3");
+    // The store knows no external states: waiting and runnable both select runnable tasks.
+    assertThat(ids(shown(Set.of(ShownStatus.WAITING), TaskQuery.Sort.ID))).containsExactly("a1");
+    assertThat(ids(shown(Set.of(ShownStatus.WAITING, ShownStatus.SLEEPING),
+        TaskQuery.Sort.CREATED))).containsExactly("a1", "a4");
+  }
+
+  @Test
+  void listPagesInCreationOrderWhateverTheIds() {
+    store.create(List.of(
+        created("zeta", T0),
+        created("alpha", T0.plusSeconds(2)),
+        created("mid", T0.plusSeconds(1)),
+        created("c-tie", T0.plusSeconds(1))));
+    store.create(List.of(created("late", T0.plusSeconds(3))));
+    reopen();
+
+    TaskQuery byCreation = shown(Set.of(), TaskQuery.Sort.CREATED);
+    assertThat(ids(byCreation)).containsExactly("zeta", "c-tie", "mid", "alpha", "late");
+    TaskQuery newest = new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
+        Optional.empty(), 2, TaskQuery.Order.DESCENDING, TaskQuery.Sort.CREATED);
+    assertThat(ids(newest)).containsExactly("late", "alpha");
+    assertThat(ids(newest.after("alpha"))).containsExactly("mid", "c-tie");
+    assertThat(ids(newest.after("zeta"))).isEmpty();
+    TaskQuery page = new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
+        Optional.of("c-tie"), 2, TaskQuery.Order.ASCENDING, TaskQuery.Sort.CREATED);
+    assertThat(ids(page)).containsExactly("mid", "alpha");
+    assertThat(ids(page.after("gone"))).isEmpty();
+
+    // A change keeps the creation order.
+    store.update("zeta", t -> new Change(
+        new Task(t.id(), t.machine(), t.version(), "pack", TaskStatus.PAUSED, t.context(),
+            t.attempt(), t.errors(), t.created(), T0.plusSeconds(50), null, null, null),
+        new Transition(T0.plusSeconds(50), "ship", "pause", "pack", 0, 0, "op", "")));
+    reopen();
+    assertThat(ids(byCreation)).containsExactly("zeta", "c-tie", "mid", "alpha", "late");
+    assertThat(ids(new TaskQuery(Optional.empty(), Optional.of("ship"), Set.of(),
+        Optional.empty(), 10, TaskQuery.Order.ASCENDING, TaskQuery.Sort.CREATED)))
+        .containsExactly("c-tie", "mid", "alpha", "late");
+  }
+
+  @Test
+  void listPagesAFilteredCreationOrderWhetherFewOrManyMatch() {
+    List<Task> all = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      // Ids run against creation; every third task is killed.
+      Task t = created(String.format("t%02d", 99 - i), T0.plusSeconds(i));
+      all.add(i % 3 == 0 ? task(t.id(), "order", "pay", TaskStatus.KILLED, null) : t);
+    }
+    all.replaceAll(t -> t.status() == TaskStatus.KILLED ? new Task(t.id(), t.machine(),
+        t.version(), t.state(), t.status(), t.context(), 0, List.of(),
+        T0.plusSeconds(99 - Integer.parseInt(t.id().substring(1))), T0, null, null, null) : t);
+    store.create(all);
+    reopen();
+
+    // Many match: a walk of the creation order finds them.
+    TaskQuery paused = new TaskQuery(Optional.of("order"), Optional.empty(),
+        Set.of(ShownStatus.PAUSED), Optional.empty(), 2, TaskQuery.Order.ASCENDING,
+        TaskQuery.Sort.CREATED);
+    assertThat(ids(paused)).containsExactly("t98", "t97");
+    assertThat(ids(paused.after("t97"))).containsExactly("t95", "t94");
+    TaskQuery newestPaused = new TaskQuery(Optional.empty(), Optional.of("ship"), Set.of(),
+        Optional.empty(), 3, TaskQuery.Order.DESCENDING, TaskQuery.Sort.CREATED);
+    assertThat(ids(newestPaused)).containsExactly("t70", "t71", "t73");
+    // Few match: read through their group, in the same order.
+    TaskQuery killed = new TaskQuery(Optional.empty(), Optional.of("pay"), Set.of(),
+        Optional.empty(), 4, TaskQuery.Order.ASCENDING, TaskQuery.Sort.CREATED);
+    assertThat(ids(killed)).containsExactly("t99", "t96", "t93", "t90");
+    assertThat(ids(killed.after("t90"))).containsExactly("t87", "t84", "t81", "t78");
+    assertThat(ids(new TaskQuery(Optional.empty(), Optional.empty(),
+        Set.of(ShownStatus.FAILED), Optional.empty(), 4, TaskQuery.Order.ASCENDING,
+        TaskQuery.Sort.CREATED))).isEmpty();
+  }
+
+  @Test
+  void listPagesInUpdateOrder() {
+    store.create(List.of(created("a", T0), created("b", T0.plusSeconds(1)),
+        created("c", T0.plusSeconds(2))));
+    store.update("a", t -> new Change(
+        new Task(t.id(), t.machine(), t.version(), "pack", TaskStatus.RUNNABLE, t.context(),
+            t.attempt(), t.errors(), t.created(), T0.plusSeconds(60), null, T0, null),
+        new Transition(T0.plusSeconds(60), "ship", "ok", "pack", 0, 0, "op", "")));
+    reopen();
+
+    assertThat(ids(shown(Set.of(), TaskQuery.Sort.UPDATED))).containsExactly("b", "c", "a");
+    TaskQuery latest = new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
+        Optional.empty(), 2, TaskQuery.Order.DESCENDING, TaskQuery.Sort.UPDATED);
+    assertThat(ids(latest)).containsExactly("a", "c");
+    assertThat(ids(latest.after("c"))).containsExactly("b");
+  }
+
+  @Test
   void listPagesInIdOrderAfterAnId() {
     List<Task> all = new ArrayList<>();
     for (int i = 0; i < 25; i++) {
@@ -856,6 +958,17 @@ public abstract class StoreContractTest {
       Instant due) {
     return new Task(id, machine, "abc123abc123", state, status, "{}", 0, List.of(), T0, T0, null,
         due, null);
+  }
+
+  /** A paused task created (and last changed) at {@code at}. */
+  private static Task created(String id, Instant at) {
+    return new Task(id, "order", "abc123abc123", "ship", TaskStatus.PAUSED, "{}", 0, List.of(),
+        at, at, null, null, null);
+  }
+
+  private static TaskQuery shown(Set<ShownStatus> statuses, TaskQuery.Sort sort) {
+    return new TaskQuery(Optional.empty(), Optional.empty(), statuses, Optional.empty(), 100,
+        TaskQuery.Order.ASCENDING, sort);
   }
 
   private static Task runnable(String id, Instant due) {

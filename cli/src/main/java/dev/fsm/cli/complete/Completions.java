@@ -1,7 +1,7 @@
 package dev.fsm.cli.complete;
 
 import dev.fsm.task.Command;
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -99,7 +99,7 @@ public final class Completions {
           ? lookup(line).states(line.options.get("--machine"))
           : line.positionals.isEmpty() ? List.of() : lookup(line).taskStates(
               line.positionals.get(0));
-      case "X" -> Arrays.stream(TaskStatus.values()).map(TaskStatus::word).toList();
+      case "X" -> Arrays.stream(ShownStatus.values()).map(ShownStatus::word).toList();
       case "COMMAND" -> Command.words();
       case "EVENT" -> line.positionals.isEmpty() ? List.of()
           : lookup(line).events(line.positionals.get(0));

@@ -1,6 +1,6 @@
 package dev.fsm.control.wire;
 
-import static dev.fsm.control.wire.Scalars.STATUS;
+import static dev.fsm.control.wire.ShownStatusesCodec.STATUSES;
 import static dev.fsm.control.wire.Scalars.STRING;
 import static dev.fsm.control.wire.Wire.nextField;
 import static dev.fsm.control.wire.Wire.string;
@@ -10,12 +10,16 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.fsm.control.wire.Wire.ProtocolException;
 import dev.fsm.store.TaskQuery;
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
-/** A page of a task listing; empty filters travel as null, the order as a lower-case word. */
+/**
+ * A page of a task listing; empty filters travel as null, the statuses as an array of words, the
+ * order and sort as lower-case words.
+ */
 public final class TaskQueryCodec implements Codec<TaskQuery> {
 
   public static final Codec<TaskQuery> QUERY = new TaskQueryCodec();
@@ -27,10 +31,11 @@ public final class TaskQueryCodec implements Codec<TaskQuery> {
     g.writeStartObject();
     STRING.write(g, "machine", q.machine().orElse(null));
     STRING.write(g, "state", q.state().orElse(null));
-    STATUS.write(g, "status", q.status().orElse(null));
+    STATUSES.write(g, "statuses", q.statuses());
     STRING.write(g, "afterId", q.afterId().orElse(null));
     g.writeNumberField("limit", q.limit());
     g.writeStringField("order", q.order().name().toLowerCase(Locale.ROOT));
+    g.writeStringField("sort", q.sort().name().toLowerCase(Locale.ROOT));
     g.writeEndObject();
   }
 
@@ -39,31 +44,35 @@ public final class TaskQueryCodec implements Codec<TaskQuery> {
     Wire.expect(p, JsonToken.START_OBJECT);
     String machine = null;
     String state = null;
-    TaskStatus status = null;
+    Set<ShownStatus> statuses = Set.of();
     String afterId = null;
     int limit = 0;
     TaskQuery.Order order = TaskQuery.Order.ASCENDING;
+    TaskQuery.Sort sort = TaskQuery.Sort.ID;
     while (nextField(p)) {
       switch (p.currentName()) {
         case "machine" -> machine = string(p);
         case "state" -> state = string(p);
-        case "status" -> status = STATUS.read(p);
+        case "statuses" -> statuses = STATUSES.read(p);
         case "afterId" -> afterId = string(p);
         case "limit" -> limit = p.getIntValue();
-        case "order" -> order = order(string(p));
+        case "order" -> order = word(TaskQuery.Order.class, string(p));
+        case "sort" -> sort = word(TaskQuery.Sort.class, string(p));
         default -> p.skipChildren();
       }
     }
     return new TaskQuery(Optional.ofNullable(machine), Optional.ofNullable(state),
-        Optional.ofNullable(status), Optional.ofNullable(afterId), limit, order);
+        statuses, Optional.ofNullable(afterId), limit, order, sort);
   }
 
-  private static TaskQuery.Order order(String word) throws ProtocolException {
-    for (TaskQuery.Order o : TaskQuery.Order.values()) {
-      if (o.name().equalsIgnoreCase(word)) {
-        return o;
+  private static <E extends Enum<E>> E word(Class<E> type, String word)
+      throws ProtocolException {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(word)) {
+        return e;
       }
     }
-    throw new ProtocolException("unknown order " + word);
+    throw new ProtocolException("unknown " + type.getSimpleName().toLowerCase(Locale.ROOT) + " "
+        + word);
   }
 }

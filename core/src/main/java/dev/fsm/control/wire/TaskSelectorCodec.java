@@ -1,7 +1,7 @@
 package dev.fsm.control.wire;
 
-import static dev.fsm.control.wire.Scalars.STATUS;
 import static dev.fsm.control.wire.Scalars.STRING;
+import static dev.fsm.control.wire.ShownStatusesCodec.STATUSES;
 import static dev.fsm.control.wire.Wire.nextField;
 import static dev.fsm.control.wire.Wire.string;
 
@@ -9,11 +9,12 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.fsm.operations.TaskSelector;
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.Set;
 
-/** Which tasks a bulk send reaches; an empty state or status travels as null. */
+/** Which tasks a bulk send reaches; an empty state travels as null, the statuses as an array. */
 public final class TaskSelectorCodec implements Codec<TaskSelector> {
 
   public static final Codec<TaskSelector> SELECTOR = new TaskSelectorCodec();
@@ -25,7 +26,7 @@ public final class TaskSelectorCodec implements Codec<TaskSelector> {
     g.writeStartObject();
     STRING.write(g, "machine", s.machine());
     STRING.write(g, "state", s.state().orElse(null));
-    STATUS.write(g, "status", s.status().orElse(null));
+    STATUSES.write(g, "statuses", s.statuses());
     g.writeEndObject();
   }
 
@@ -34,15 +35,15 @@ public final class TaskSelectorCodec implements Codec<TaskSelector> {
     Wire.expect(p, JsonToken.START_OBJECT);
     String machine = null;
     String state = null;
-    TaskStatus status = null;
+    Set<ShownStatus> statuses = Set.of();
     while (nextField(p)) {
       switch (p.currentName()) {
         case "machine" -> machine = string(p);
         case "state" -> state = string(p);
-        case "status" -> status = STATUS.read(p);
+        case "statuses" -> statuses = STATUSES.read(p);
         default -> p.skipChildren();
       }
     }
-    return new TaskSelector(machine, Optional.ofNullable(state), Optional.ofNullable(status));
+    return new TaskSelector(machine, Optional.ofNullable(state), statuses);
   }
 }

@@ -6,6 +6,7 @@ import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
+import dev.fsm.store.TaskPages;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
@@ -198,6 +199,13 @@ public final class InMemoryStore implements Store {
   public List<Task> list(TaskQuery query) {
     synchronized (lock) {
       ensureOpen();
+      if (query.sort() != TaskQuery.Sort.ID) {
+        Task cursor = query.afterId().map(tasks::get).orElse(null);
+        if (query.afterId().isPresent() && cursor == null) {
+          return List.of();
+        }
+        return TaskPages.page(tasks.values(), query, cursor);
+      }
       NavigableMap<String, Task> range = query.afterId().isEmpty() ? tasks
           : query.descending() ? tasks.headMap(query.afterId().get(), false)
           : tasks.tailMap(query.afterId().get(), false);
@@ -205,9 +213,7 @@ public final class InMemoryStore implements Store {
           query.descending() ? range.descendingMap().values() : range.values();
       List<Task> page = new ArrayList<>();
       for (Task t : after) {
-        if (query.machine().map(t.machine()::equals).orElse(true)
-            && query.state().map(t.state()::equals).orElse(true)
-            && query.status().map(s -> s == t.status()).orElse(true)) {
+        if (query.matchesStored(t)) {
           page.add(t);
           if (page.size() == query.limit()) {
             break;

@@ -45,7 +45,8 @@ class StoreCheckTest {
       assertThat(report.tasks()).isEqualTo(60);
       assertThat(report.recordsReplayed()).isEqualTo(store.journal().lastSequence());
       assertThat(progress).last().isEqualTo(report.recordsReplayed());
-      assertThat(report.collectionsCompared()).isEqualTo(6);
+      // due, groups, counts, created, tasks, history, versions
+      assertThat(report.collectionsCompared()).isEqualTo(7);
       assertThat(report.entriesCompared()).isGreaterThan(60 + 60 + 12);
       assertThat(report.differences()).isEmpty();
       assertThat(folder.resolve(StoreCheck.FILE)).doesNotExist();

@@ -2,11 +2,14 @@ package dev.fsm.cli.verb.task;
 
 import dev.fsm.cli.common.StopSignal;
 import dev.fsm.model.Durations;
+import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
-import dev.fsm.task.Task;
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -23,23 +26,24 @@ final class LiveOptions {
   @Option(names = "--state", paramLabel = "S", description = "Only tasks in state S.")
   String state;
 
-  @Option(names = "--status", paramLabel = "X", converter = Words.StatusConverter.class,
-      description = "Only tasks with status X.")
-  TaskStatus status;
+  @Option(names = "--status", paramLabel = "X", converter = Words.ShownStatusConverter.class,
+      description = "Only tasks with status X (waiting among them); repeat for any of several.")
+  List<ShownStatus> statuses = new ArrayList<>();
 
   StopSignal stop = new StopSignal();
 
   /** The tasks these filters select, {@code limit} at a time. */
   TaskQuery query(int limit) {
     return new TaskQuery(Optional.ofNullable(machine), Optional.ofNullable(state),
-        Optional.ofNullable(status), Optional.empty(), limit);
+        Set.copyOf(statuses), Optional.empty(), limit, TaskQuery.Order.ASCENDING,
+        TaskQuery.Sort.ID);
   }
 
-  /** True when the task passes the filters. */
-  boolean selects(Task t) {
-    return (machine == null || t.machine().equals(machine))
-        && (state == null || t.state().equals(state))
-        && (status == null || t.status() == status);
+  /** True when a count of tasks showing {@code shown} passes the filters. */
+  boolean selects(TaskCount c, ShownStatus shown) {
+    return (machine == null || c.machine().equals(machine))
+        && (state == null || c.state().equals(state))
+        && (statuses.isEmpty() || statuses.contains(shown));
   }
 
   /** Reads {@code --interval} as a duration such as {@code 500ms} or {@code 2s}. */

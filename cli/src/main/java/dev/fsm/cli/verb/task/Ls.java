@@ -5,26 +5,39 @@ import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Style;
 import dev.fsm.cli.terminal.Table;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.operations.Operations;
+import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
-import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
-/** {@code fsm ls}: a page of tasks, optionally of one machine, state or status. */
+/** {@code fsm ls}: a page of tasks, optionally of one machine, state or some statuses. */
 @Command(
     name = "ls",
     mixinStandardHelpOptions = true,
     header = "List tasks, oldest first.",
-    description = "DUE/UPDATED is when a scheduled task is due, else when it last changed.")
+    description = {"Tasks oldest first (by creation) unless --sort says otherwise; --reverse"
+        + " flips the order. DUE/UPDATED is when a scheduled task is due, else when it last"
+        + " changed. A runnable task in a state that waits for `fsm signal` shows as waiting.",
+        "", "Example: fsm ls --machine order --status fault --status waiting --sort updated"
+        + " --reverse --limit 10"})
 public final class Ls implements Callable<Integer> {
 
   @Option(names = "--machine", paramLabel = "M", description = "Only tasks of machine M.")
@@ -33,10 +46,17 @@ public final class Ls implements Callable<Integer> {
   @Option(names = "--state", paramLabel = "S", description = "Only tasks in state S.")
   String state;
 
-  @Option(names = "--status", paramLabel = "X", converter = Words.StatusConverter.class,
-      description = "Only tasks with status X (runnable, sleeping, paused, fault, completed,"
-          + " failed, killed).")
-  TaskStatus status;
+  @Option(names = "--status", paramLabel = "X", converter = Words.ShownStatusConverter.class,
+      description = "Only tasks with status X (runnable, waiting, sleeping, paused, fault,"
+          + " completed, failed, killed); repeat for any of several.")
+  List<ShownStatus> statuses = new ArrayList<>();
+
+  @Option(names = "--sort", paramLabel = "created|updated|id",
+      converter = SortConverter.class, description = "Order by created (default), updated or id.")
+  TaskQuery.Sort sort = TaskQuery.Sort.CREATED;
+
+  @Option(names = "--reverse", description = "Newest (or largest) first.")
+  boolean reverse;
 
   @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
       description = "Show at most N tasks (default: ${DEFAULT-VALUE}).")
@@ -53,36 +73,76 @@ public final class Ls implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<Task> tasks;
+    Map<String, ShownStatus> shown;
+    boolean more;
+    long matching;
     try (Operations control = TaskAccess.open(global, "fsm ls", false)) {
       if (machine != null) {
         KnownMachine.require(control, machine);
       }
       // One more than asked for, to know whether to say that more exist.
       tasks = control.list(new TaskQuery(Optional.ofNullable(machine),
-          Optional.ofNullable(state), Optional.ofNullable(status), Optional.empty(),
-          limit == Integer.MAX_VALUE ? limit : limit + 1));
+          Optional.ofNullable(state), Set.copyOf(statuses), Optional.empty(),
+          limit == Integer.MAX_VALUE ? limit : limit + 1,
+          reverse ? TaskQuery.Order.DESCENDING : TaskQuery.Order.ASCENDING, sort));
+      ShownStatuses statusOf = new ShownStatuses(control::versions);
+      shown = new HashMap<>();
+      tasks.forEach(t -> shown.put(t.id(), statusOf.of(t)));
+      more = tasks.size() > limit;
+      matching = more ? matching(control) : tasks.size();
     }
-    boolean more = tasks.size() > limit;
-    List<Task> shown = more ? tasks.subList(0, limit) : tasks;
+    List<Task> page = more ? tasks.subList(0, limit) : tasks;
     if (global.json()) {
-      JsonDocument.print(out, g -> TaskJson.tasks(g, shown));
-    } else if (shown.isEmpty()) {
-      err.println("no tasks" + (machine != null || state != null || status != null
+      JsonDocument.print(out, g -> TaskJson.tasks(g, page, t -> shown.get(t.id())));
+    } else if (page.isEmpty()) {
+      err.println("no tasks" + (machine != null || state != null || !statuses.isEmpty()
           ? " match" : " yet; start one with `fsm start MACHINE`"));
     } else {
       Style style = Style.forTerminal(global.colorAllowed());
       Table table = new Table("ID", "MACHINE", "STATE", "STATUS", "ATTEMPT", "DUE/UPDATED")
           .paint(3, word -> TaskText.status(style, word));
-      for (Task t : shown) {
-        table.add(t.id(), t.machine(), t.state(), t.status().word(), t.attempt(),
+      for (Task t : page) {
+        table.add(t.id(), t.machine(), t.state(), shown.get(t.id()).word(), t.attempt(),
             TaskText.dueOrUpdated(t));
       }
       table.print(out, global.columns());
     }
     if (more) {
-      err.println("showing the first " + TaskText.tasks(limit) + "; more match. Narrow with"
+      err.println("showing " + limit + " of " + matching + " matching tasks; narrow with"
           + " --machine, --state or --status, or raise --limit");
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * How many tasks match: from the counts per machine, state and status when waiting and
+   * runnable need not be told apart, else by paging through the matching ids.
+   */
+  private long matching(Operations control) {
+    Set<ShownStatus> wanted = Set.copyOf(statuses);
+    ShownStatuses counted = new ShownStatuses(control::versions);
+    long n = 0;
+    for (TaskCount c : control.counts()) {
+      if ((machine == null || machine.equals(c.machine()))
+          && (state == null || state.equals(c.state()))
+          && (wanted.isEmpty() || wanted.contains(counted.of(c)))) {
+        n += c.count();
+      }
+    }
+    return n;
+  }
+
+  /** Reads {@code --sort} as one of its words. */
+  static final class SortConverter implements ITypeConverter<TaskQuery.Sort> {
+    @Override
+    public TaskQuery.Sort convert(String word) {
+      for (TaskQuery.Sort s : TaskQuery.Sort.values()) {
+        if (s.name().toLowerCase(Locale.ROOT).equals(word)) {
+          return s;
+        }
+      }
+      throw new TypeConversionException(Words.unknown("sort", word,
+          List.of("created", "updated", "id")));
+    }
   }
 }

@@ -6,11 +6,12 @@ import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.MachineFiles;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Table;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.StorePurpose;
 import dev.fsm.store.TaskCount;
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ public final class Machines implements Callable<Integer> {
 
   /** One machine as listed. */
   private record Listed(String name, Path file, List<MachineVersion> versions,
-      Map<TaskStatus, Long> counts) {}
+      Map<ShownStatus, Long> counts) {}
 
   @Spec CommandSpec spec;
 
@@ -52,10 +53,11 @@ public final class Machines implements Callable<Integer> {
     boolean hasStore = at.exists();
     if (hasStore) {
       try (Operations control = TaskAccess.open(global, "fsm machines", false)) {
-        Map<String, Map<TaskStatus, Long>> counts = new TreeMap<>();
+        Map<String, Map<ShownStatus, Long>> counts = new TreeMap<>();
+        ShownStatuses shown = new ShownStatuses(control::versions);
         for (TaskCount c : control.counts()) {
-          counts.computeIfAbsent(c.machine(), m -> new EnumMap<>(TaskStatus.class))
-              .merge(c.status(), c.count(), Long::sum);
+          counts.computeIfAbsent(c.machine(), m -> new EnumMap<>(ShownStatus.class))
+              .merge(shown.of(c), c.count(), Long::sum);
         }
         List<String> names = new ArrayList<>(control.machineNames());
         names.addAll(files.keySet());

@@ -7,12 +7,14 @@ import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.task.Command;
-import dev.fsm.task.TaskStatus;
+import dev.fsm.task.ShownStatus;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import picocli.CommandLine;
@@ -61,9 +63,9 @@ public final class Send implements Callable<Integer> {
   @Option(names = "--state", paramLabel = "S", description = "Only tasks in state S.")
   String state;
 
-  @Option(names = "--status", paramLabel = "X", converter = Words.StatusConverter.class,
-      description = "Only tasks with status X.")
-  TaskStatus status;
+  @Option(names = "--status", paramLabel = "X", converter = Words.ShownStatusConverter.class,
+      description = "Only tasks with status X (waiting among them); repeat for any of several.")
+  List<ShownStatus> statuses = new ArrayList<>();
 
   @Option(names = "--dry-run", description = "With --machine: say what would change; change"
       + " nothing.")
@@ -75,7 +77,7 @@ public final class Send implements Callable<Integer> {
   public Integer call() {
     CommandLine cmd = spec.commandLine();
     boolean bulk = machine != null;
-    if (!bulk && (state != null || status != null || dryRun)) {
+    if (!bulk && (state != null || !statuses.isEmpty() || dryRun)) {
       throw new ParameterException(cmd, "--state, --status and --dry-run select tasks of a"
           + " machine; add --machine M, or send to one task with fsm send ID COMMAND");
     }
@@ -123,7 +125,7 @@ public final class Send implements Callable<Integer> {
       PrintWriter err) {
     KnownMachine.require(control, machine);
     BulkSendReport r = control.sendAll(new TaskSelector(machine, Optional.ofNullable(state),
-        Optional.ofNullable(status)), command, until, reason, to, dryRun);
+        Set.copyOf(statuses)), command, until, reason, to, dryRun);
     if (global.json()) {
       JsonDocument.print(out, g -> TaskJson.bulkSend(g, command.word(), r));
     } else {

@@ -5,7 +5,9 @@ import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.common.TaskIdPrefix;
 import dev.fsm.cli.terminal.Style;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.operations.Operations;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.Transition;
@@ -39,18 +41,20 @@ public final class Show implements Callable<Integer> {
     Task task;
     List<Transition> history;
     String version;
+    ShownStatus shown;
     try (Operations control = TaskAccess.open(global, "fsm show", false)) {
       task = TaskIdPrefix.resolve(control, id);
       history = control.history(task.id());
       version = TaskText.version(control, task);
+      shown = new ShownStatuses(control::versions).of(task);
     }
     if (global.json()) {
-      JsonDocument.print(out, g -> TaskJson.taskWithHistory(g, task, history));
+      JsonDocument.print(out, g -> TaskJson.taskWithHistory(g, task, shown, history));
       return ExitCodes.OK;
     }
     Style style = Style.forTerminal(global.colorAllowed());
     field(out, style, "task", task.id());
-    field(out, style, "status", TaskText.status(style, task.status().word()));
+    field(out, style, "status", TaskText.status(style, shown.word()));
     field(out, style, "state", task.state());
     field(out, style, "machine", version);
     field(out, style, "attempt", String.valueOf(task.attempt()));

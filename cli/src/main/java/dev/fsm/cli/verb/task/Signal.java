@@ -4,7 +4,9 @@ import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.common.TaskIdPrefix;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.operations.Operations;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -46,11 +48,13 @@ public final class Signal implements Callable<Integer> {
     try (Operations control = TaskAccess.openToWrite(global, "fsm signal")) {
       Task before = TaskIdPrefix.resolve(control, id);
       Task after = control.signal(before.id(), event, patch);
+      // A signal may lead to another state that waits for one: say so, as ls would.
+      ShownStatus shown = new ShownStatuses(control::versions).of(after);
       if (global.json()) {
-        JsonDocument.print(out, g -> TaskJson.task(g, after));
+        JsonDocument.print(out, g -> TaskJson.task(g, after, shown));
       } else {
         out.println(after.id() + ": " + before.state() + " --" + event + "--> " + after.state()
-            + ", " + after.status().word());
+            + ", " + shown.word());
       }
     }
     return ExitCodes.OK;

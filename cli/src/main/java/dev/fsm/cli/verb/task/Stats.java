@@ -4,11 +4,15 @@ import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Table;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.Operations;
+import dev.fsm.task.ShownStatus;
 import java.io.PrintWriter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,14 +39,19 @@ public final class Stats implements Callable<Integer> {
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     List<StateStats> stats;
+    Map<StateStats, Map<ShownStatus, Long>> counts = new HashMap<>();
     try (Operations control = TaskAccess.open(global, "fsm stats", false)) {
       if (machine != null) {
         KnownMachine.require(control, machine);
       }
       stats = control.stats(machine);
+      ShownStatuses shown = new ShownStatuses(control::versions);
+      for (StateStats s : stats) {
+        counts.put(s, shown.counts(s.machine(), s.state(), s.counts()));
+      }
     }
     if (global.json()) {
-      JsonDocument.print(out, g -> TaskJson.stats(g, stats));
+      JsonDocument.print(out, g -> TaskJson.stats(g, stats, counts::get));
       return ExitCodes.OK;
     }
     if (stats.isEmpty()) {
@@ -52,7 +61,7 @@ public final class Stats implements Callable<Integer> {
     Table table = new Table("MACHINE", "STATE", "TASKS", "SAMPLES", "P50", "P95", "P99",
         "ERRORS", "TIMEOUT");
     for (StateStats s : stats) {
-      table.add(s.machine(), s.state(), TaskText.counts(s.counts()), s.samples(),
+      table.add(s.machine(), s.state(), TaskText.counts(counts.get(s)), s.samples(),
           TaskText.duration(s.p50()), TaskText.duration(s.p95()), TaskText.duration(s.p99()),
           String.format(Locale.ROOT, "%.1f%%", s.errorRate() * 100), s.timeout());
     }

@@ -5,9 +5,11 @@ import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.LiveView;
 import dev.fsm.cli.common.StopSignal;
 import dev.fsm.cli.terminal.Style;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.model.Durations;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.io.PrintWriter;
@@ -97,10 +99,10 @@ public final class Tail implements Callable<Integer>, LiveView {
   private void poll(Operations control, Map<String, Seen> seen, boolean first, Instant since,
       GlobalOptions global, Style style, PrintWriter out) {
     Optional<String> after = Optional.empty();
+    ShownStatuses shown = new ShownStatuses(control::versions);
     while (true) {
       TaskQuery query = live.query(PAGE);
-      List<Task> page = control.list(new TaskQuery(query.machine(), query.state(),
-          query.status(), after, PAGE));
+      List<Task> page = control.list(after.map(query::after).orElse(query));
       for (Task t : page) {
         Seen before = seen.get(t.id());
         if (first) {
@@ -112,7 +114,7 @@ public final class Tail implements Callable<Integer>, LiveView {
           for (int i = 0; i < history.size(); i++) {
             Transition e = history.get(i);
             if (from < 0 ? e.time().isAfter(since) || e.time().equals(since) : i >= from) {
-              print(t, e, global, style, out);
+              print(t, shown.of(t), e, global, style, out);
             }
           }
           seen.put(t.id(), new Seen(t, history.size()));
@@ -125,8 +127,8 @@ public final class Tail implements Callable<Integer>, LiveView {
     }
   }
 
-  private static void print(Task t, Transition e, GlobalOptions global, Style style,
-      PrintWriter out) {
+  private static void print(Task t, ShownStatus status, Transition e, GlobalOptions global,
+      Style style, PrintWriter out) {
     if (global.json()) {
       JsonDocument.line(out, g -> TaskJson.tailEntry(g, t, e));
       return;
@@ -136,7 +138,7 @@ public final class Tail implements Callable<Integer>, LiveView {
     String took = e.durationMillis() == 0 ? ""
         : "  " + TaskText.duration(Duration.ofMillis(e.durationMillis()));
     out.println(TaskText.time(e.time()) + "  " + t.id() + "  " + t.machine() + "  " + move
-        + "  " + TaskText.status(style, t.status().word()) + took + "  " + e.by()
+        + "  " + TaskText.status(style, status.word()) + took + "  " + e.by()
         + (e.reason().isEmpty() ? "" : "  " + e.reason()));
   }
 }

@@ -5,9 +5,9 @@ import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
-import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.time.Duration;
@@ -16,6 +16,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The JSON shapes of tasks, histories and the task verbs' reports: the one place their keys are
@@ -29,25 +30,36 @@ final class TaskJson {
 
   /** A task: its snapshot, with the context as a JSON object. */
   static void task(JsonGenerator g, Task t) throws IOException {
+    task(g, t, ShownStatus.of(t.status(), false));
+  }
+
+  /** A task showing the status given ({@code waiting} for a runnable task awaiting a signal). */
+  static void task(JsonGenerator g, Task t, ShownStatus shown) throws IOException {
     g.writeStartObject();
-    taskFields(g, t);
+    taskFields(g, t, shown);
     g.writeEndObject();
   }
 
   /** Tasks, in the order given. */
   static void tasks(JsonGenerator g, List<Task> tasks) throws IOException {
+    tasks(g, tasks, t -> ShownStatus.of(t.status(), false));
+  }
+
+  /** Tasks, in the order given, each showing the status {@code shown} gives it. */
+  static void tasks(JsonGenerator g, List<Task> tasks, Function<Task, ShownStatus> shown)
+      throws IOException {
     g.writeStartArray();
     for (Task t : tasks) {
-      task(g, t);
+      task(g, t, shown.apply(t));
     }
     g.writeEndArray();
   }
 
   /** A task with its history, for {@code fsm show}. */
-  static void taskWithHistory(JsonGenerator g, Task t, List<Transition> history)
-      throws IOException {
+  static void taskWithHistory(JsonGenerator g, Task t, ShownStatus shown,
+      List<Transition> history) throws IOException {
     g.writeStartObject();
-    taskFields(g, t);
+    taskFields(g, t, shown);
     g.writeFieldName("history");
     history(g, history);
     g.writeEndObject();
@@ -74,17 +86,17 @@ final class TaskJson {
   }
 
   /** One refresh of {@code fsm watch}: when, the statuses that have tasks, and the tasks. */
-  static void watchFrame(JsonGenerator g, Instant now, Map<TaskStatus, Long> counts,
-      List<Task> tasks) throws IOException {
+  static void watchFrame(JsonGenerator g, Instant now, Map<ShownStatus, Long> counts,
+      List<Task> tasks, Function<Task, ShownStatus> shown) throws IOException {
     g.writeStartObject();
     g.writeStringField("time", now.toString());
     g.writeObjectFieldStart("counts");
-    for (Map.Entry<TaskStatus, Long> c : counts.entrySet()) {
+    for (Map.Entry<ShownStatus, Long> c : counts.entrySet()) {
       g.writeNumberField(c.getKey().word(), c.getValue());
     }
     g.writeEndObject();
     g.writeFieldName("tasks");
-    tasks(g, tasks);
+    tasks(g, tasks, shown);
     g.writeEndObject();
   }
 
@@ -111,14 +123,15 @@ final class TaskJson {
   }
 
   /** Each state's statistics; every status has a count, zero when none. */
-  static void stats(JsonGenerator g, List<StateStats> stats) throws IOException {
+  static void stats(JsonGenerator g, List<StateStats> stats,
+      Function<StateStats, Map<ShownStatus, Long>> counts) throws IOException {
     g.writeStartArray();
     for (StateStats s : stats) {
       g.writeStartObject();
       g.writeStringField("machine", s.machine());
       g.writeStringField("state", s.state());
       g.writeFieldName("counts");
-      statusCounts(g, s.counts());
+      statusCounts(g, counts.apply(s));
       g.writeNumberField("samples", s.samples());
       millis(g, "p50_ms", s.p50());
       millis(g, "p95_ms", s.p95());
@@ -132,7 +145,7 @@ final class TaskJson {
 
   /** A machine: its file (or null), its versions oldest first, and its tasks by status. */
   static void machine(JsonGenerator g, String name, String file, List<MachineVersion> versions,
-      Map<TaskStatus, Long> counts) throws IOException {
+      Map<ShownStatus, Long> counts) throws IOException {
     g.writeStartObject();
     g.writeStringField("machine", name);
     g.writeStringField("file", file);
@@ -150,12 +163,13 @@ final class TaskJson {
     g.writeEndObject();
   }
 
-  private static void taskFields(JsonGenerator g, Task t) throws IOException {
+  private static void taskFields(JsonGenerator g, Task t, ShownStatus shown)
+      throws IOException {
     g.writeStringField("id", t.id());
     g.writeStringField("machine", t.machine());
     g.writeStringField("version", t.version());
     g.writeStringField("state", t.state());
-    g.writeStringField("status", t.status().word());
+    g.writeStringField("status", shown.word());
     g.writeFieldName("context");
     JsonDocument.copy(g, t.context());
     g.writeNumberField("attempt", t.attempt());
@@ -187,10 +201,10 @@ final class TaskJson {
   }
 
   /** Counts for every status, in status order. */
-  private static void statusCounts(JsonGenerator g, Map<TaskStatus, Long> counts)
+  private static void statusCounts(JsonGenerator g, Map<ShownStatus, Long> counts)
       throws IOException {
     g.writeStartObject();
-    for (TaskStatus s : TaskStatus.values()) {
+    for (ShownStatus s : ShownStatus.values()) {
       g.writeNumberField(s.word(), counts.getOrDefault(s, 0L));
     }
     g.writeEndObject();

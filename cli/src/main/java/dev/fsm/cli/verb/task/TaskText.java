@@ -4,6 +4,7 @@ import dev.fsm.cli.terminal.Style;
 import dev.fsm.model.Durations;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.time.Duration;
@@ -56,9 +57,9 @@ final class TaskText {
   }
 
   /** Counts as {@code 2 runnable, 5 completed}, or "none". */
-  static String counts(Map<TaskStatus, Long> counts) {
+  static String counts(Map<ShownStatus, Long> counts) {
     List<String> parts = new ArrayList<>();
-    for (TaskStatus s : TaskStatus.values()) {
+    for (ShownStatus s : ShownStatus.values()) {
       long n = counts.getOrDefault(s, 0L);
       if (n > 0) {
         parts.add(n + " " + s.word());

@@ -6,15 +6,17 @@ import dev.fsm.cli.common.LiveView;
 import dev.fsm.cli.common.StopSignal;
 import dev.fsm.cli.terminal.Style;
 import dev.fsm.cli.terminal.Table;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.store.TaskCount;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
-import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,7 +61,18 @@ public final class Watch implements Callable<Integer>, LiveView {
   @Spec CommandSpec spec;
 
   /** What one refresh read. */
-  private record Polled(List<Task> tasks, List<TaskCount> counts) {}
+  /** One poll: the tasks and counts, with how each shows (read while the store was open). */
+  private record Polled(List<Task> tasks, List<TaskCount> counts,
+      Map<String, ShownStatus> tasksShow, Map<TaskCount, ShownStatus> countsShow) {
+
+    static Polled of(List<Task> tasks, List<TaskCount> counts, ShownStatuses shown) {
+      Map<String, ShownStatus> tasksShow = new HashMap<>();
+      tasks.forEach(t -> tasksShow.put(t.id(), shown.of(t)));
+      Map<TaskCount, ShownStatus> countsShow = new HashMap<>();
+      counts.forEach(c -> countsShow.put(c, shown.of(c)));
+      return new Polled(tasks, counts, tasksShow, countsShow);
+    }
+  }
 
   @Override
   public void stopOn(StopSignal stop) {
@@ -83,7 +96,8 @@ public final class Watch implements Callable<Integer>, LiveView {
         if (live.machine != null) {
           KnownMachine.require(control, live.machine);
         }
-        return new Polled(control.list(live.query(READ)), control.counts());
+        return Polled.of(control.list(live.query(READ)), control.counts(),
+            new ShownStatuses(control::versions));
       });
       if (polled.isEmpty()) {
         return ExitCodes.OK;
@@ -93,9 +107,10 @@ public final class Watch implements Callable<Integer>, LiveView {
       List<Task> tasks = new ArrayList<>(polled.get().tasks());
       tasks.sort(Comparator.comparing(Watch::changed).reversed());
       if (global.json()) {
-        JsonDocument.line(out, g -> TaskJson.watchFrame(g, now, byStatus(counts), tasks));
+        JsonDocument.line(out, g -> TaskJson.watchFrame(g, now,
+            byStatus(polled.get()), tasks, t -> polled.get().tasksShow().get(t.id())));
       } else {
-        List<String> frame = frame(global, style, counts, tasks);
+        List<String> frame = frame(global, style, polled.get(), tasks);
         if (screen) {
           out.print("\u001b[H\u001b[2J");
           out.println(style.bold("fsm watch") + "  every " + TaskText.duration(interval) + "  "
@@ -115,15 +130,16 @@ public final class Watch implements Callable<Integer>, LiveView {
     }
   }
 
-  private List<String> frame(GlobalOptions global, Style style, List<TaskCount> counts,
+  private List<String> frame(GlobalOptions global, Style style, Polled polled,
       List<Task> tasks) {
     List<String> lines = new ArrayList<>();
-    lines.add(TaskText.counts(byStatus(counts)));
+    lines.add(TaskText.counts(byStatus(polled)));
     Table table = new Table("ID", "MACHINE", "STATE", "STATUS", "ATTEMPT", "DUE/UPDATED")
         .paint(3, word -> TaskText.status(style, word));
     int rows = global.env("LINES") == null ? 20 : Math.max(3, lines(global) - 4);
     for (Task t : tasks.subList(0, Math.min(rows, tasks.size()))) {
-      table.add(t.id(), t.machine(), t.state(), t.status().word(), t.attempt(),
+      table.add(t.id(), t.machine(), t.state(), polled.tasksShow().get(t.id()).word(),
+          t.attempt(),
           TaskText.dueOrUpdated(t));
     }
     lines.addAll(table.lines(global.columns()));
@@ -134,13 +150,11 @@ public final class Watch implements Callable<Integer>, LiveView {
     return lines;
   }
 
-  private Map<TaskStatus, Long> byStatus(List<TaskCount> counts) {
-    Map<TaskStatus, Long> by = new EnumMap<>(TaskStatus.class);
-    for (TaskCount c : counts) {
-      if ((live.machine == null || c.machine().equals(live.machine))
-          && (live.state == null || c.state().equals(live.state))
-          && (live.status == null || c.status() == live.status)) {
-        by.merge(c.status(), c.count(), Long::sum);
+  private Map<ShownStatus, Long> byStatus(Polled polled) {
+    Map<ShownStatus, Long> by = new EnumMap<>(ShownStatus.class);
+    for (TaskCount c : polled.counts()) {
+      if (live.selects(c, polled.countsShow().get(c))) {
+        by.merge(polled.countsShow().get(c), c.count(), Long::sum);
       }
     }
     return by;

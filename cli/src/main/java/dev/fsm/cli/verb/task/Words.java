@@ -2,6 +2,7 @@ package dev.fsm.cli.verb.task;
 
 import dev.fsm.diagnostic.DidYouMean;
 import dev.fsm.task.Command;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.TaskStatus;
 import java.util.Arrays;
 import java.util.List;
@@ -31,6 +32,15 @@ final class Words {
     public TaskStatus convert(String word) {
       return TaskStatus.parse(word).orElseThrow(() -> new TypeConversionException(unknown(
           "status", word, Arrays.stream(TaskStatus.values()).map(TaskStatus::word).toList())));
+    }
+  }
+
+  /** Reads a status as users see it, {@code waiting} among them. */
+  static final class ShownStatusConverter implements ITypeConverter<ShownStatus> {
+    @Override
+    public ShownStatus convert(String word) {
+      return ShownStatus.parse(word).orElseThrow(() -> new TypeConversionException(unknown(
+          "status", word, Arrays.stream(ShownStatus.values()).map(ShownStatus::word).toList())));
     }
   }
 

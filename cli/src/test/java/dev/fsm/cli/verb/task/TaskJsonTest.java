@@ -8,6 +8,7 @@ import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -75,8 +76,8 @@ class TaskJsonTest {
         3, List.of(), T, T, null, Instant.parse("+12345-01-01T00:00:00Z"),
         new Lease("runner:1", T.plusNanos(1)));
     assertThat(print(g -> TaskJson.task(g, task))).isEqualTo(golden("task-context.json"));
-    assertThat(line(g -> TaskJson.watchFrame(g, T, Map.of(TaskStatus.RUNNABLE, 1L),
-        List.of(task)))).isEqualTo(golden("watch-context.jsonl"));
+    assertThat(line(g -> TaskJson.watchFrame(g, T, Map.of(ShownStatus.RUNNABLE, 1L),
+        List.of(task), t -> ShownStatus.of(t.status(), false)))).isEqualTo(golden("watch-context.jsonl"));
   }
 
   @Test
@@ -100,9 +101,11 @@ class TaskJsonTest {
 
   @Test
   void showAddsTheHistoryOldestFirst() {
-    assertThat(print(g -> TaskJson.taskWithHistory(g, FULL, List.of(PAID, PAUSED))))
+    assertThat(print(g -> TaskJson.taskWithHistory(g, FULL,
+        ShownStatus.of(FULL.status(), false), List.of(PAID, PAUSED))))
         .isEqualTo(golden("show.json"));
-    assertThat(print(g -> TaskJson.taskWithHistory(g, BARE, List.of())))
+    assertThat(print(g -> TaskJson.taskWithHistory(g, BARE,
+        ShownStatus.of(BARE.status(), false), List.of())))
         .isEqualTo(golden("show-no-history.json"));
   }
 
@@ -120,8 +123,16 @@ class TaskJsonTest {
             "p95 = 1.2s"),
         new StateStats("order", "ship", Map.of(), 0, null, null, null, 0.0, "none"),
         new StateStats("order", "x", Map.of(TaskStatus.COMPLETED, 7L), 3, Duration.ZERO,
-            Duration.ofNanos(1_500_000), Duration.ofDays(2), 1.0 / 3, "30s"));
-    assertThat(print(g -> TaskJson.stats(g, stats))).isEqualTo(golden("stats.json"));
+            Duration.ofNanos(1_500_000), Duration.ofDays(2), 1.0 / 3, "30s"),
+        new StateStats("order", "sign", Map.of(TaskStatus.RUNNABLE, 4L), 0, null, null, null,
+            0.0, "none"));
+    // As the verb shows them: runnable tasks in the signal state "sign" are waiting.
+    assertThat(print(g -> TaskJson.stats(g, stats, s -> {
+      Map<ShownStatus, Long> shown = new EnumMap<>(ShownStatus.class);
+      s.counts().forEach((status, n) -> shown.put(
+          ShownStatus.of(status, s.state().equals("sign")), n));
+      return shown;
+    }))).isEqualTo(golden("stats.json"));
   }
 
   @Test
@@ -131,7 +142,7 @@ class TaskJsonTest {
     assertThat(print(g -> {
       g.writeStartArray();
       TaskJson.machine(g, "order", "machines/order.yaml", versions,
-          Map.of(TaskStatus.SLEEPING, 2L));
+          Map.of(ShownStatus.SLEEPING, 2L, ShownStatus.WAITING, 3L));
       TaskJson.machine(g, "gone", null, List.of(), Map.of());
       g.writeEndArray();
     })).isEqualTo(golden("machines.json"));
@@ -156,13 +167,14 @@ class TaskJsonTest {
 
   @Test
   void watchStreamsOneCompactLinePerRefreshWithOnlyTheStatusesThatHaveTasks() {
-    Map<TaskStatus, Long> counts = new EnumMap<>(TaskStatus.class);
-    counts.put(TaskStatus.FAULT, 1L);
-    counts.put(TaskStatus.RUNNABLE, 2L);
-    assertThat(line(g -> TaskJson.watchFrame(g, T, counts, List.of(BARE, FULL))))
+    Map<ShownStatus, Long> counts = new EnumMap<>(ShownStatus.class);
+    counts.put(ShownStatus.FAULT, 1L);
+    counts.put(ShownStatus.RUNNABLE, 2L);
+    assertThat(line(g -> TaskJson.watchFrame(g, T, counts, List.of(BARE, FULL),
+        t -> ShownStatus.of(t.status(), false))))
         .isEqualTo(golden("watch.jsonl"));
     assertThat(line(g -> TaskJson.watchFrame(g, Instant.parse("2030-01-31T09:00:00Z"),
-        Map.of(), List.of()))).isEqualTo(golden("watch-empty.jsonl"));
+        Map.of(), List.of(), t -> ShownStatus.RUNNABLE))).isEqualTo(golden("watch-empty.jsonl"));
   }
 
   private static String print(JsonDocument.Value value) {

@@ -31,18 +31,22 @@ final class Placement {
       Runnable settle) throws IOException {
     long placed = 0;
     try (KeySorter due = new KeySorter(spill(file, "due"), runBytes);
+        KeySorter created = new KeySorter(spill(file, TaskCreations.NAME), runBytes);
         MemberSpill members = new MemberSpill(spill(file, "groups"), memberBytes)) {
       for (byte[] bytes : tasks) {
         Task t = TaskIndex.decode(bytes);
         if (TaskQueues.scheduled(t)) {
           due.add(IndexKeys.slot(t.due(), t.id()));
         }
+        created.add(TaskCreations.slot(t));
         members.add(t);
         if (++placed % TaskIndex.SETTLE_EVERY == 0) {
           settle.run();
         }
       }
       sort(db, TaskIndex.DUE, due);
+      settle.run();
+      sort(db, TaskCreations.NAME, created);
       settle.run();
       SetSink groups = new SetSink(db, TaskIndex.GROUPS, TaskIndex.NODE);
       BTreeMap<byte[], Long> counts = TaskIndex.countsMaker(db).create();

@@ -73,6 +73,23 @@ final class TaskGroups {
     return sum;
   }
 
+  /** How many tasks the query's machine, state and status filters match (from the counts). */
+  long matching(TaskQuery query) {
+    long sum = 0;
+    for (Map.Entry<Group, Long> e : counts.entrySet()) {
+      if (selects(e.getKey(), query)) {
+        sum += e.getValue();
+      }
+    }
+    return sum;
+  }
+
+  private static boolean selects(Group g, TaskQuery query) {
+    return query.machine().map(g.machine()::equals).orElse(true)
+        && query.state().map(g.state()::equals).orElse(true)
+        && (query.statuses().isEmpty() || query.storedStatuses().contains(g.status()));
+  }
+
   /** Touches both ends of the members set; see TaskIndex#check. */
   void check() {
     if (!members.isEmpty()) {
@@ -98,9 +115,7 @@ final class TaskGroups {
   List<String> ids(TaskQuery query) {
     List<byte[]> ids = new ArrayList<>();
     for (Group g : counts.keySet()) {
-      if (!query.machine().map(g.machine()::equals).orElse(true)
-          || !query.state().map(g.state()::equals).orElse(true)
-          || !query.status().map(s -> s == g.status()).orElse(true)) {
+      if (!selects(g, query)) {
         continue;
       }
       byte[] key = IndexKeys.group(g.machine(), g.state(), g.status());

@@ -2,6 +2,7 @@ package dev.fsm.store.embedded.index;
 
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskPages;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
@@ -44,7 +45,7 @@ public final class TaskIndex implements AutoCloseable {
   public static final String FILE = "index.db";
 
   /** Bumped when the index's layout changes; an index of another format is rebuilt. */
-  static final long FORMAT = 5;
+  static final long FORMAT = 6;
 
   private static final String FORMAT_KEY = "format";
   private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
@@ -69,6 +70,7 @@ public final class TaskIndex implements AutoCloseable {
   /** Null in a rebuilding index until {@link #placeAll} builds them. */
   private TaskQueues queues;
   private TaskGroups groups;
+  private TaskCreations creations;
   private final TaskHistories history;
   private final MachineVersions versions;
   private final BTreeMap<String, Long> meta;
@@ -153,6 +155,7 @@ public final class TaskIndex implements AutoCloseable {
   private void openPlaces(boolean create) {
     this.queues = new TaskQueues(set(db, DUE, KEY, create));
     this.groups = new TaskGroups(set(db, GROUPS, KEY, create), map(countsMaker(db), create));
+    this.creations = new TaskCreations(set(db, TaskCreations.NAME, KEY, create));
   }
 
   /** An index file opened for MapDB: the database, and the volume under it. */
@@ -241,6 +244,7 @@ public final class TaskIndex implements AutoCloseable {
     if (size != counted) {
       throw new DBException.DataCorruption("it holds " + size + " tasks but counts " + counted);
     }
+
     if (size > 0) {
       decode(tasks.firstEntry().getValue());
       decode(tasks.lastEntry().getValue());
@@ -371,10 +375,52 @@ public final class TaskIndex implements AutoCloseable {
     return Optional.ofNullable(queues.next());
   }
 
-  /** A page of tasks matching the query, in the query's id order. */
+  /** A page of tasks matching the query, in the query's order. */
   public List<Task> list(TaskQuery query) {
+    Task cursor = null;
+    if (query.sort() != TaskQuery.Sort.ID && query.afterId().isPresent()) {
+      cursor = get(query.afterId().get());
+      if (cursor == null) {
+        return new ArrayList<>();
+      }
+    }
+    return switch (query.sort()) {
+      case ID -> listById(query);
+      case CREATED -> fewMatch(query) ? TaskPages.page(matching(query), query, cursor)
+          : creations.page(query, cursor, this::get);
+      // No index keeps this order (it changes with every step): one pass, a page kept.
+      case UPDATED -> TaskPages.page(() -> new Decoding(tasks.values().iterator()), query,
+          cursor);
+    };
+  }
+
+  /**
+   * True when filters leave so few tasks that reading them all through their groups costs less
+   * than walking the creation order until a page of them turns up: with m of n tasks matching
+   * evenly, that walk reads about limit * n / m entries, the groups m.
+   */
+  private boolean fewMatch(TaskQuery query) {
+    if (query.machine().isEmpty() && query.state().isEmpty() && query.statuses().isEmpty()) {
+      return false;
+    }
+    long m = groups.matching(query);
+    return m * m <= (long) query.limit() * tasks.sizeLong();
+  }
+
+  /** Every task the query's filters match, through their groups. */
+  private List<Task> matching(TaskQuery query) {
+    List<Task> all = new ArrayList<>();
+    for (String id : groups.ids(new TaskQuery(query.machine(), query.state(), query.statuses(),
+        Optional.empty(), Integer.MAX_VALUE, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID))) {
+      all.add(get(id));
+    }
+    return all;
+  }
+
+  private List<Task> listById(TaskQuery query) {
     List<Task> page = new ArrayList<>();
-    if (query.machine().isPresent() || query.state().isPresent() || query.status().isPresent()) {
+    if (query.machine().isPresent() || query.state().isPresent()
+        || !query.statuses().isEmpty()) {
       for (String id : groups.ids(query)) {
         page.add(get(id));
       }
@@ -391,6 +437,19 @@ public final class TaskIndex implements AutoCloseable {
       }
     }
     return page;
+  }
+
+  /** Tasks decoded as an iteration over their stored bytes reaches them. */
+  private record Decoding(Iterator<byte[]> bytes) implements Iterator<Task> {
+    @Override
+    public boolean hasNext() {
+      return bytes.hasNext();
+    }
+
+    @Override
+    public Task next() {
+      return decode(bytes.next());
+    }
   }
 
   /** Up to {@code limit} task ids starting with {@code prefix}, in order. */
@@ -520,6 +579,7 @@ public final class TaskIndex implements AutoCloseable {
       queues.add(next);
     }
     groups.move(previous, next);
+    creations.move(previous, next);
   }
 
   /** How many history entries the task has: the place of its next one. */

@@ -1,0 +1,134 @@
+package dev.fsm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The waiting status, ls order, sorting and repeated --status, on the real jar. */
+class ListingIT {
+
+  @TempDir Path dir;
+
+  @BeforeEach
+  void machines() throws IOException {
+    Files.createDirectories(dir.resolve("machines"));
+    // approve waits for a signal; work has an action, so a task there is runnable.
+    Files.writeString(dir.resolve("machines/sign.yaml"), """
+        machine: sign
+        states:
+          approve:
+            on: {yes: work, no: rejected}
+          work:
+            run: builtin:noop
+            on: {ok: done}
+          done: {final: completed}
+          rejected: {final: failed}
+        """);
+  }
+
+  private StoreCommands store() {
+    return new StoreCommands(dir, "store");
+  }
+
+  private List<String> ids(String out) {
+    List<String> ids = new ArrayList<>();
+    out.lines().skip(1).forEach(l -> ids.add(l.split("\\s+")[0]));
+    return ids;
+  }
+
+  @Test
+  void aTaskWaitingForASignalShowsAsWaitingEverywhere() throws IOException {
+    store().ok("start", "sign", "--id", "w1");
+    store().ok("start", "sign", "--id", "r1");
+    assertThat(store().ok("signal", "r1", "yes").out()).isEqualTo("r1: approve --yes--> work,"
+        + " runnable\n");
+
+    assertThat(store().ok("ls").out()).containsPattern("w1 +sign +approve +waiting")
+        .containsPattern("r1 +sign +work +runnable");
+    assertThat(store().ok("show", "w1").out()).contains("status    waiting\n");
+    assertThat(store().json("show", "w1").get("status").asText()).isEqualTo("waiting");
+    JsonNode listed = store().json("ls");
+    assertThat(listed.get(0).get("status").asText()).isEqualTo("waiting");
+    assertThat(listed.get(1).get("status").asText()).isEqualTo("runnable");
+
+    assertThat(store().ok("stats", "sign").out()).containsPattern("sign +approve +1 waiting")
+        .containsPattern("sign +work +1 runnable");
+    JsonNode stats = store().json("stats", "sign");
+    assertThat(stats.get(0).get("state").asText()).isEqualTo("approve");
+    assertThat(stats.get(0).get("counts").get("waiting").asInt()).isEqualTo(1);
+    assertThat(stats.get(0).get("counts").get("runnable").asInt()).isZero();
+    assertThat(store().ok("machines").out()).contains("1 runnable, 1 waiting");
+    assertThat(store().json("machines").get(0).get("tasks").get("waiting").asInt())
+        .isEqualTo(1);
+
+    assertThat(ids(store().ok("ls", "--status", "waiting").out())).containsExactly("w1");
+    assertThat(ids(store().ok("ls", "--status", "runnable").out())).containsExactly("r1");
+    assertThat(ids(store().ok("ls", "--status", "runnable", "--status", "waiting").out()))
+        .containsExactly("w1", "r1");
+
+    // Commands still see it as runnable: pause is allowed, and it shows paused after.
+    assertThat(store().ok("send", "w1", "pause").out()).contains("runnable -> paused");
+    assertThat(ids(store().ok("ls", "--status", "paused", "--status", "runnable").out()))
+        .containsExactly("w1", "r1");
+    FsmJar.Result none = store().run("ls", "--status", "waiting");
+    assertThat(none.exit()).isZero();
+    assertThat(none.err()).isEqualTo("no tasks match\n");
+  }
+
+  @Test
+  void bulkSendSelectsWaitingApartFromRunnable() {
+    store().ok("start", "sign", "--id", "w1");
+    store().ok("start", "sign", "--id", "w2");
+    store().ok("start", "sign", "--id", "r1");
+    store().ok("signal", "r1", "yes");
+
+    FsmJar.Result sent = store().ok("send", "--machine", "sign", "--status", "waiting", "pause");
+    assertThat(ids(store().ok("ls", "--status", "paused").out())).containsExactly("w1", "w2");
+    assertThat(ids(store().ok("ls", "--status", "runnable").out())).containsExactly("r1");
+    assertThat(sent.out() + sent.err()).contains("2");
+  }
+
+  @Test
+  void lsListsOldestFirstByCreationSortsReversesAndCountsWhatTheLimitCut() {
+    // Given ids that sort against their creation order.
+    for (String id : List.of("zulu", "alpha", "mike", "bravo")) {
+      store().ok("start", "sign", "--id", id);
+    }
+    store().ok("signal", "alpha", "yes");
+
+    assertThat(ids(store().ok("ls").out())).containsExactly("zulu", "alpha", "mike", "bravo");
+    assertThat(ids(store().ok("ls", "--reverse").out()))
+        .containsExactly("bravo", "mike", "alpha", "zulu");
+    assertThat(ids(store().ok("ls", "--sort", "id").out()))
+        .containsExactly("alpha", "bravo", "mike", "zulu");
+    assertThat(ids(store().ok("ls", "--sort", "id", "--reverse").out()))
+        .containsExactly("zulu", "mike", "bravo", "alpha");
+    assertThat(ids(store().ok("ls", "--sort", "updated", "--reverse").out()).get(0))
+        .isEqualTo("alpha");
+
+    FsmJar.Result cut = store().ok("ls", "--limit", "2");
+    assertThat(ids(cut.out())).containsExactly("zulu", "alpha");
+    assertThat(cut.err()).isEqualTo("showing 2 of 4 matching tasks; narrow with --machine,"
+        + " --state or --status, or raise --limit\n");
+    FsmJar.Result cutWaiting = store().ok("ls", "--status", "waiting", "--limit", "1");
+    assertThat(ids(cutWaiting.out())).containsExactly("zulu");
+    assertThat(cutWaiting.err()).startsWith("showing 1 of 3 matching tasks;");
+    assertThat(store().ok("ls", "--limit", "4").err()).isEmpty();
+
+    FsmJar.Result badSort = store().run("ls", "--sort", "age");
+    assertThat(badSort.exit()).isEqualTo(2);
+    assertThat(badSort.err()).startsWith("fsm: Invalid value for option '--sort':"
+        + " unknown sort `age` (one of: created, updated, id)");
+    FsmJar.Result badStatus = store().run("ls", "--status", "wating");
+    assertThat(badStatus.exit()).isEqualTo(2);
+    assertThat(badStatus.err()).contains("unknown status `wating`; did you mean `waiting`?");
+  }
+}
