@@ -108,7 +108,7 @@ class ShellTerminalTest {
 
   @Test
   void recallsHistoryWithTheUpArrowAndKeepsItInAFile() throws Exception {
-    type("ls --status runnable\n");
+    type("ls --status waiting\n");
     waitFor("DUE/UPDATED", 1);
     // The arrow as xterm sends it once the shell switches the keypad to application mode.
     type("\u001bOA\n");
@@ -117,7 +117,7 @@ class ShellTerminalTest {
     shell.join(10_000);
     assertThat(status.get()).isZero();
     assertThat(Files.readString(dir.resolve("state/fsm/history")))
-        .contains("ls --status runnable");
+        .contains("ls --status waiting");
   }
 
   @Test
