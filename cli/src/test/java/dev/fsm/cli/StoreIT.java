@@ -27,7 +27,7 @@ class StoreIT {
     FsmJar.Result r = FsmJar.run(dir, "store", "check", "--store", "s");
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.outLines()).hasSize(2);
-    assertThat(r.out()).matches("(?s)store s: 40 tasks, \\d+ journal records, \\d+ entries in 6"
+    assertThat(r.out()).matches("(?s)store s: 40 tasks, \\d+ journal records, \\d+ entries in 7"
         + " collections compared in \\d+ ms\nindex matches the journal\n");
     assertThat(r.err()).startsWith("index: used as left at a clean close at journal record");
     assertThat(dir.resolve("s/index.check.db")).doesNotExist();
