@@ -38,11 +38,6 @@ public final class StoreAccess {
     return new StoreAccess(StoreKinds.ALL);
   }
 
-  /** Who an operator's commands come from in a task's history. */
-  public static String operator() {
-    return "user:" + System.getProperty("user.name", "unknown");
-  }
-
   /**
    * The store {@code text} names and the kind that serves it, refusing a location no kind
    * serves; nothing is checked on disk or server.
@@ -120,7 +115,7 @@ public final class StoreAccess {
       Path machines) {
     Store store = at.kind().open(at.location(), purpose, options);
     return new StoreOperations(store, new MachineLibrary(store, machines), Clock.systemUTC(),
-        operator(), OperatorListener.NONE, true);
+        StoreOperations.localOperator(), OperatorListener.NONE, true);
   }
 
   /**

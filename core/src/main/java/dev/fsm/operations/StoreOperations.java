@@ -31,6 +31,11 @@ import java.util.TreeSet;
 /** {@link Control} over a store this process opened: the rules applied, the changes durable. */
 public final class StoreOperations implements Operations {
 
+  /** Who this process's commands come from in a task's history, e.g. {@code user:alice}. */
+  public static String localOperator() {
+    return "user:" + System.getProperty("user.name", "unknown");
+  }
+
   private static final int PAGE = 512;
 
   private final Store store;

@@ -111,7 +111,7 @@ public final class Worker implements AutoCloseable {
     private RunnerOptions runnerOptions;
     private RunListener listener = RunListener.NONE;
     private Clock clock = Clock.systemUTC();
-    private String operator = "user:" + System.getProperty("user.name", "unknown");
+    private String operator = StoreOperations.localOperator();
     private Ownership ownership = Ownership.SHARED;
     private Path socketFolder;
     private String role;

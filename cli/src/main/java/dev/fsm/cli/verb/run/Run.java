@@ -110,8 +110,7 @@ public final class Run implements Callable<Integer> {
         .machines(global.machines())
         .actions(ActionOptions.DEFAULTS.withGrace(graceTime).withPlugins(plugins))
         .runner(RunnerOptions.of(workers, mode, owner).withShutdownGrace(graceTime),
-            new RunLog(out, err, global.verbose()))
-        .operator(StoreAccess.operator());
+            new RunLog(out, err, global.verbose()));
     if (ledger != null) {
       builder.programLedger(ledger);
     }
