@@ -95,6 +95,8 @@ public final class Fsm implements Runnable, CommandTree {
     CommandLine cmd = new CommandLine(new Fsm(global));
     // `--context @FILE` names a file of JSON; picocli would otherwise read it as arguments.
     cmd.setExpandAtFiles(false);
+    // `--store store` names a folder that happens to share a verb's name; it is not the verb.
+    cmd.setAllowSubcommandsAsOptionParameters(true);
     cmd.setOut(out);
     cmd.setErr(err);
     cmd.setExecutionExceptionHandler(new ExitCodes.OnExecution());

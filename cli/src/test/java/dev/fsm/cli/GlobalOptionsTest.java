@@ -52,6 +52,16 @@ class GlobalOptionsTest {
   }
 
   @Test
+  void aStoreNamedLikeAVerbIsAFolderNotTheVerb() {
+    CommandSpec ls = verb(Map.of(), "--store", "store", "ls");
+    assertThat(ls.name()).isEqualTo("ls");
+    assertThat(GlobalOptions.of(ls).store()).isEqualTo("store");
+    CommandSpec check = verb(Map.of(), "--store", "run", "store", "check");
+    assertThat(check.name()).isEqualTo("check");
+    assertThat(GlobalOptions.of(check).store()).isEqualTo("run");
+  }
+
+  @Test
   void eachCommandLineHasItsOwnOptions() {
     // The shell runs many command lines in one process: one line's options must not reach the next.
     CommandSpec first = verb(Map.of(), "ls", "--store", "/a", "--output", "json", "--no-color");
