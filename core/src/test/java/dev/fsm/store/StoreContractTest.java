@@ -1103,4 +1103,19 @@ public abstract class StoreContractTest {
     assertThat(after.state()).isEqualTo("deliver");
     assertThat(after.pausing()).isNull();
   }
+
+  @Test
+  void aPendingPauseGoesWithTheTaskWhenItsLeaseIsLost() {
+    store.create(List.of(runnable("t1", T0)));
+    Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+    store.update("t1", c -> Commands.apply(c, Command.PAUSE, AFTER_STEP, T0.plusSeconds(1)));
+    Instant later = T0.plus(LEASE).plusSeconds(1);
+    List<Task> again = store.claim("r2", 1, later, LEASE);
+    assertThat(again).hasSize(1);
+    assertThat(again.get(0).pausing()).as("the next claimer pauses it instead of running it")
+        .isEqualTo(new Pausing(T0.plusSeconds(1), "user:ann", "deploy"));
+    assertThat(store.recordAll("r1", List.of(moved(claimed, "deliver", later, "r1/w1", null))))
+        .containsExactly("t1");
+    assertThat(store.get("t1").orElseThrow().state()).isEqualTo("ship");
+  }
 }
