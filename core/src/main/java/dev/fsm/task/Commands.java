@@ -54,9 +54,12 @@ public final class Commands {
       this(until, reason, by, to, false, null);
     }
 
-    /** The word to name the command by in messages: what the user typed. */
+    /**
+     * The word to name the command by in messages: what the user typed, when that is one of the
+     * command's names (a request from elsewhere cannot make a refusal name another command).
+     */
     public String word(Command command) {
-      return typed == null ? command.word() : typed;
+      return typed != null && command.aliases().contains(typed) ? typed : command.word();
     }
   }
 

@@ -180,5 +180,7 @@ class AfterStepTest {
         new Commands.Request(null, "", "user:ann", null, false, "resume"), NOW))
         .isInstanceOf(FsmException.class).hasMessage("task `t1`: `resume` is not allowed: the"
             + " task is completed, which is final; no command changes it");
+    assertThat(new Commands.Request(null, "", "x", null, false, "kill").word(Command.RUN))
+        .as("a word that is not one of the command's names").isEqualTo("run");
   }
 }
