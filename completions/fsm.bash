@@ -34,7 +34,7 @@ _fsm() {
       machines) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       start) COMPREPLY=($(compgen -W "--id --context --at --from -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       run) COMPREPLY=($(compgen -W "--workers --until-idle --once --plugins --grace -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
-      send) COMPREPLY=($(compgen -W "--until --reason --to --machine --state --status --dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      send) COMPREPLY=($(compgen -W "--until --reason --to --after-step --machine --state --status --dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       signal) COMPREPLY=($(compgen -W "--context -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       ls) COMPREPLY=($(compgen -W "--machine --state --status --sort --reverse --limit -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       show) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;

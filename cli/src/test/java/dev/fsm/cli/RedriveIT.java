@@ -156,7 +156,7 @@ class RedriveIT {
     fsm().ok("start", "payment", "--id", "s-3", "--at", "1h");
     fsm().ok("send", "s-3", "pause");
     assertThat(fsm().ok("send", "s-3", "resume").out())
-        .isEqualTo("s-3: run sent; paused -> runnable\n");
+        .isEqualTo("s-3: resume sent; paused -> runnable\n");
     Await.until("resumed s-3 to complete", Duration.ofSeconds(30),
         () -> fsm().ok("ls", "--status", "completed").out().contains("s-3"));
   }

@@ -15,14 +15,18 @@ final class ProgramInput {
 
   private ProgramInput() {}
 
-  /** One JSON object and a newline: {@code {"id","machine","version","state","attempt","context"}}. */
-  static byte[] stdin(Task task) {
+  /**
+   * One JSON object and a newline: {@code {"id","machine","version","state","attempt","context"}},
+   * {@code version} being the version's number.
+   */
+  static byte[] stdin(ActionRequest request) {
+    Task task = request.task();
     ByteArrayOutputStream out = new ByteArrayOutputStream(256 + task.context().length());
     try (JsonGenerator json = JSON.createGenerator(out)) {
       json.writeStartObject();
       json.writeStringField("id", task.id());
       json.writeStringField("machine", task.machine());
-      json.writeStringField("version", task.version());
+      json.writeNumberField("version", request.versionNumber());
       json.writeStringField("state", task.state());
       json.writeNumberField("attempt", task.attempt());
       json.writeFieldName("context");
@@ -38,8 +42,10 @@ final class ProgramInput {
   }
 
   /** The variables added to the inherited environment. */
-  static Map<String, String> environment(Task task) {
+  static Map<String, String> environment(ActionRequest request) {
+    Task task = request.task();
     return Map.of("FSM_TASK_ID", task.id(), "FSM_MACHINE", task.machine(), "FSM_STATE",
-        task.state(), "FSM_ATTEMPT", Integer.toString(task.attempt()));
+        task.state(), "FSM_ATTEMPT", Integer.toString(task.attempt()), "FSM_RUNNER",
+        request.runner());
   }
 }

@@ -78,7 +78,7 @@ final class ProgramRunner implements ActionRunner {
     TailBuffer err = new TailBuffer(options.outputCap());
     CompletableFuture<Void> drained = CompletableFuture.allOf(
         drain(process.getInputStream(), out), drain(process.getErrorStream(), err));
-    byte[] input = ProgramInput.stdin(request.task());
+    byte[] input = ProgramInput.stdin(request);
     io.execute(() -> feed(process.getOutputStream(), input));
 
     ProcessTree tree = new ProcessTree(process, useSetsid, MARK + "=" + mark);
@@ -140,7 +140,7 @@ final class ProgramRunner implements ActionRunner {
     command.add(executable.toString());
     command.addAll(program.argv().subList(1, program.argv().size()));
     ProcessBuilder builder = new ProcessBuilder(command).directory(machine.folder().toFile());
-    builder.environment().putAll(ProgramInput.environment(request.task()));
+    builder.environment().putAll(ProgramInput.environment(request));
     builder.environment().put(MARK, mark);
     try {
       return builder.start();

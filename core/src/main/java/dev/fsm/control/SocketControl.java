@@ -19,6 +19,7 @@ import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
+import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
@@ -77,14 +78,14 @@ public final class SocketControl implements Operations {
   }
 
   @Override
-  public Task send(String id, Command command, Instant until, String reason, String to) {
-    return call(new Send(id, command, until, reason, to));
+  public Task send(String id, Command command, SendOptions options) {
+    return call(new Send(id, command, options));
   }
 
   @Override
-  public BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
-      String reason, String to, boolean dryRun) {
-    return call(new SendAll(selector, command, until, reason, to, dryRun));
+  public BulkSendReport sendAll(TaskSelector selector, Command command, SendOptions options,
+      boolean dryRun) {
+    return call(new SendAll(selector, command, options, dryRun));
   }
 
   @Override

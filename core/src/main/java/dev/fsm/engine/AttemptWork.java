@@ -83,7 +83,8 @@ final class AttemptWork {
     Instant started = clock.instant();
     ActionOutcome outcome;
     try {
-      outcome = actions.run(new ActionRequest(run.task(), machine, run.action()), f.attempt);
+      outcome = actions.run(new ActionRequest(run.task(), machine, run.action(),
+          machines.number(task.machine(), task.version()), by), f.attempt);
     } finally {
       if (timer != null) {
         timer.cancel(false);

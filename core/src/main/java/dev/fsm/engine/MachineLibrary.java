@@ -26,6 +26,7 @@ public final class MachineLibrary {
   private final Store store;
   private final Path machinesFolder;
   private final Map<Key, Machine> parsed = new ConcurrentHashMap<>();
+  private final Map<Key, Integer> numbers = new ConcurrentHashMap<>();
   private final Map<String, Path> files = new ConcurrentHashMap<>();
   private volatile boolean folderScanned;
 
@@ -63,6 +64,27 @@ public final class MachineLibrary {
     Machine read = read(machine, version, text);
     parsed.put(new Key(machine, version), read);
     return read;
+  }
+
+  /**
+   * The number {@code fsm machines} shows for a version (1 for the first registered), as
+   * programs see it on stdin.
+   *
+   * @throws FsmException when the store has no such version
+   */
+  public int number(String machine, String version) {
+    Integer known = numbers.get(new Key(machine, version));
+    if (known != null) {
+      return known;
+    }
+    for (MachineVersion v : store.versions(machine)) {
+      if (v.version().equals(version)) {
+        numbers.put(new Key(machine, version), v.number());
+        return v.number();
+      }
+    }
+    throw new FsmException("machine `" + machine + "` has no version " + version
+        + " in this store");
   }
 
   /** Parses a definition as if it were the machine's file (for its folder). */

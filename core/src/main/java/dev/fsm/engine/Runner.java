@@ -149,7 +149,8 @@ public final class Runner implements OperatorListener {
     if (f == null) {
       return;
     }
-    if (command.stopsRunningAction()) {
+    // A stopping command that left the lease in place (pause --after-step) waits for the step.
+    if (command.stopsRunningAction() && after.lease() == null) {
       f.attempt.stop(Attempt.StopReason.COMMAND);
     } else if (command.deliveredToAction()) {
       f.attempt.deliver(command);

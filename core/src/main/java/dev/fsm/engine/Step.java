@@ -9,7 +9,9 @@ import dev.fsm.model.Machine;
 import dev.fsm.model.Outcome;
 import dev.fsm.model.State;
 import dev.fsm.model.Timeout;
+import dev.fsm.task.AfterStep;
 import dev.fsm.task.Change;
+import dev.fsm.task.Command;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
@@ -56,6 +58,10 @@ public final class Step {
    */
   public static Plan claimed(Task task, Machine machine, boolean attemptOpen, Instant now,
       double random, String by) {
+    if (task.pausing() != null && Command.PAUSE.next(task.status()).isPresent()) {
+      // Its step ended without a record (the runner died or released it): pause, run nothing.
+      return new Plan.Record(AfterStep.pauseNow(task, now));
+    }
     State state = machine.state(task.state()).orElse(null);
     if (state == null) {
       return new Plan.Record(fault(task, "state `" + task.state() + "` does not exist in version "
@@ -295,6 +301,6 @@ public final class Step {
       List<TaskError> errors, Instant stateEntered, Instant lastAttempt, Instant due,
       Lease lease) {
     return new Task(t.id(), t.machine(), t.version(), state, status, context, attempt, errors,
-        t.created(), stateEntered, lastAttempt, due, lease);
+        t.created(), stateEntered, lastAttempt, due, lease, t.pausing());
   }
 }

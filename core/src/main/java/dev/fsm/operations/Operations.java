@@ -33,7 +33,7 @@ public interface Operations extends AutoCloseable {
    *     ones), or the task does not exist
    */
   default Task send(String id, Command command, Instant until, String reason) {
-    return send(id, command, until, reason, null);
+    return send(id, command, SendOptions.of(until, reason));
   }
 
   /**
@@ -43,7 +43,17 @@ public interface Operations extends AutoCloseable {
    * @throws dev.fsm.FsmException as {@link #send(String, Command, Instant, String)}, and when
    *     {@code to} is not a state of the task's machine version
    */
-  Task send(String id, Command command, Instant until, String reason, String to);
+  default Task send(String id, Command command, Instant until, String reason, String to) {
+    return send(id, command, new SendOptions(until, reason, to, false, null));
+  }
+
+  /**
+   * Sends an operator's command to one task, with all its options.
+   *
+   * @throws dev.fsm.FsmException as {@link #send(String, Command, Instant, String, String)}, and
+   *     when {@code --after-step} is given to a command that does not take it
+   */
+  Task send(String id, Command command, SendOptions options);
 
   /**
    * Sends a command to every task the selector matches; refused tasks are reported, not fatal.
@@ -51,12 +61,18 @@ public interface Operations extends AutoCloseable {
    */
   default BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
       String reason, boolean dryRun) {
-    return sendAll(selector, command, until, reason, null, dryRun);
+    return sendAll(selector, command, SendOptions.of(until, reason), dryRun);
   }
 
   /** {@link #sendAll(TaskSelector, Command, Instant, String, boolean)} with {@code --to}. */
-  BulkSendReport sendAll(TaskSelector selector, Command command, Instant until, String reason,
-      String to, boolean dryRun);
+  default BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
+      String reason, String to, boolean dryRun) {
+    return sendAll(selector, command, new SendOptions(until, reason, to, false, null), dryRun);
+  }
+
+  /** {@link #sendAll(TaskSelector, Command, Instant, String, boolean)} with all the options. */
+  BulkSendReport sendAll(TaskSelector selector, Command command, SendOptions options,
+      boolean dryRun);
 
   /**
    * Fires an event on a task waiting in an externally progressed state.

@@ -85,8 +85,9 @@ public final class StoreOperations implements Operations {
   }
 
   @Override
-  public Task send(String id, Command command, Instant until, String reason, String to) {
-    Commands.Request request = request(until, reason);
+  public Task send(String id, Command command, SendOptions options) {
+    Commands.Request request = request(options);
+    String to = options.to();
     Task after = command.takesTo() ? moveState(id, command, request, to)
         : store.update(id, t -> change(t, command, request, to, List.of()));
     listener.commandApplied(after, command);
@@ -97,12 +98,13 @@ public final class StoreOperations implements Operations {
   }
 
   @Override
-  public BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
-      String reason, String to, boolean dryRun) {
+  public BulkSendReport sendAll(TaskSelector selector, Command command, SendOptions options,
+      boolean dryRun) {
     int matched = 0;
     List<String> changed = new ArrayList<>();
     List<BulkSendReport.Refusal> refused = new ArrayList<>();
-    Commands.Request request = request(until, reason);
+    Commands.Request request = request(options);
+    String to = options.to();
     Optional<String> after = Optional.empty();
     while (true) {
       List<Task> page = list(new TaskQuery(Optional.of(selector.machine()),
@@ -115,7 +117,7 @@ public final class StoreOperations implements Operations {
             List<Transition> history = command.takesTo() ? store.history(task.id()) : List.of();
             change(task, command, request, to, history);
           } else {
-            send(task.id(), command, until, reason, to);
+            send(task.id(), command, options);
           }
           changed.add(task.id());
         } catch (FsmException e) {
@@ -140,7 +142,7 @@ public final class StoreOperations implements Operations {
       List<Transition> history = store.history(id);
       try {
         return store.update(id, t -> {
-          Commands.allowed(t, command);
+          Commands.allowed(t, command, request.word(command));
           if (!history.isEmpty() && !history.get(history.size() - 1).to().equals(t.state())) {
             throw new StaleHistory();
           }
@@ -162,8 +164,9 @@ public final class StoreOperations implements Operations {
     }
   }
 
-  private Commands.Request request(Instant until, String reason) {
-    return new Commands.Request(until, reason == null ? "" : reason, operator);
+  private Commands.Request request(SendOptions o) {
+    return new Commands.Request(o.until(), o.reason() == null ? "" : o.reason(), operator, null,
+        o.afterStep(), o.typed());
   }
 
   /** The command's change; for one that moves the task between states, where to, checked. */
@@ -172,7 +175,7 @@ public final class StoreOperations implements Operations {
     if (!command.takesTo()) {
       return Commands.apply(task, command, request.withTo(to), clock.instant());
     }
-    Commands.allowed(task, command);
+    Commands.allowed(task, command, request.word(command));
     String state = RedriveTarget.of(task, machines.machine(task.machine(), task.version()),
         history, to);
     return Commands.apply(task, command, request.withTo(state), clock.instant());

@@ -25,10 +25,13 @@ public enum Command {
   RUN(CommandRules.of()
       .move(RUNNABLE, RUNNABLE).move(SLEEPING, RUNNABLE).move(PAUSED, RUNNABLE)
       .due(CommandRules.Due.NOW).wakesRunner().alias("resume")),
-  /** Hold it until {@code run}; stops a running action. */
+  /**
+   * Hold it until {@code run}; stops a running action, or with {@code --after-step} lets it finish
+   * and record its step first.
+   */
   PAUSE(CommandRules.of()
       .move(RUNNABLE, PAUSED).move(SLEEPING, PAUSED).move(PAUSED, PAUSED)
-      .due(CommandRules.Due.CLEAR).stopsRunningAction()),
+      .due(CommandRules.Due.CLEAR).stopsRunningAction().afterStep()),
   /** Hold it until a time ({@code --until}); stops a running action. */
   SLEEP(CommandRules.of()
       .move(RUNNABLE, SLEEPING).move(SLEEPING, SLEEPING).move(PAUSED, SLEEPING)
@@ -50,11 +53,14 @@ public enum Command {
   /** Ask a running action to persist its work; the status does not change. */
   CHECKPOINT(CommandRules.of()
       .move(RUNNABLE, RUNNABLE).move(SLEEPING, SLEEPING).move(PAUSED, PAUSED)
-      .deliveredToAction()),
-  /** Stop a running action and hand the task back to be claimed again. */
+      .deliveredToAction().keepsPendingPause()),
+  /**
+   * Stop a running action and hand the task back to be claimed again (a pending pause then
+   * pauses it when claimed).
+   */
   RELEASE(CommandRules.of()
       .move(RUNNABLE, RUNNABLE).move(SLEEPING, SLEEPING).move(PAUSED, PAUSED)
-      .due(CommandRules.Due.CLAIM_NOW).stopsRunningAction().wakesRunner()),
+      .due(CommandRules.Due.CLAIM_NOW).stopsRunningAction().wakesRunner().keepsPendingPause()),
   /**
    * Bring a failed or killed task back, runnable in the state where it stopped or in {@code
    * --to}, its errors cleared and its attempts counted anew.
@@ -134,6 +140,22 @@ public enum Command {
    */
   public boolean takesTo() {
     return rules.isMovingState();
+  }
+
+  /**
+   * True when it takes {@code --after-step}: while an action runs, it waits for the action's
+   * step to be recorded instead of stopping it.
+   */
+  public boolean takesAfterStep() {
+    return rules.isAfterStep();
+  }
+
+  /**
+   * True when a pause pending until the running step ends ({@link Pausing}) survives it; every
+   * other command settles that pause (acting at once, or cancelling it).
+   */
+  public boolean keepsPendingPause() {
+    return rules.isKeepingPendingPause();
   }
 
   /** The command a user typed, by its word or an alias, if it is one. */

@@ -47,6 +47,8 @@ public final class CommandRules {
   private boolean wakesRunner;
   private boolean deliveredToAction;
   private boolean movesState;
+  private boolean afterStep;
+  private boolean keepsPendingPause;
 
   private CommandRules() {}
 
@@ -91,6 +93,16 @@ public final class CommandRules {
     return this;
   }
 
+  CommandRules afterStep() {
+    this.afterStep = true;
+    return this;
+  }
+
+  CommandRules keepsPendingPause() {
+    this.keepsPendingPause = true;
+    return this;
+  }
+
   CommandRules alias(String word) {
     aliases.add(word);
     return this;
@@ -126,5 +138,13 @@ public final class CommandRules {
 
   boolean isMovingState() {
     return movesState;
+  }
+
+  boolean isAfterStep() {
+    return afterStep;
+  }
+
+  boolean isKeepingPendingPause() {
+    return keepsPendingPause;
   }
 }

@@ -42,16 +42,21 @@ public final class CommandTable {
 
   /** Why a pair is refused, naming the status and what is allowed, for the user. */
   public static String refusal(TaskStatus from, Command command) {
+    return refusal(from, command.word());
+  }
+
+  /** {@link #refusal(TaskStatus, Command)}, naming the command by the word the user typed. */
+  public static String refusal(TaskStatus from, String typed) {
     List<String> words = new ArrayList<>();
     for (Command c : allowed(from)) {
       words.add(c.word());
     }
     if (words.isEmpty()) {
-      return "`" + command.word() + "` is not allowed: the task is " + from.word()
+      return "`" + typed + "` is not allowed: the task is " + from.word()
           + ", which is final; no command changes it";
     }
     String ended = from.isTerminal() ? ", which is final" : "";
-    return "`" + command.word() + "` is not allowed while the task is " + from.word() + ended
+    return "`" + typed + "` is not allowed while the task is " + from.word() + ended
         + "; allowed now: " + String.join(", ", words);
   }
 }

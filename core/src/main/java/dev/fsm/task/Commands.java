@@ -22,8 +22,12 @@ public final class Commands {
    * @param by who sent it, for the history
    * @param to for {@code redrive}: the machine state the task goes back to, already checked
    *     against its machine; null for the state where it stopped
+   * @param afterStep {@code --after-step}: a running action finishes its step first
+   * @param typed the word the user typed for the command (an alias such as {@code resume}), for
+   *     messages; null for the command's own word
    */
-  public record Request(Instant until, String reason, String by, String to) {
+  public record Request(Instant until, String reason, String by, String to, boolean afterStep,
+      String typed) {
 
     /** Longest reason kept: it goes into the history, and with `error` into the errors. */
     public static final int MAX_REASON_CHARS = 1000;
@@ -37,12 +41,25 @@ public final class Commands {
 
     /** This request with another {@code to}. */
     public Request withTo(String state) {
-      return new Request(until, reason, by, state);
+      return new Request(until, reason, by, state, afterStep, typed);
     }
 
     /** A request that keeps the task in its state. */
     public Request(Instant until, String reason, String by) {
-      this(until, reason, by, null);
+      this(until, reason, by, null, false, null);
+    }
+
+    /** A request with {@code --to}, and no {@code --after-step}. */
+    public Request(Instant until, String reason, String by, String to) {
+      this(until, reason, by, to, false, null);
+    }
+
+    /**
+     * The word to name the command by in messages: what the user typed, when that is one of the
+     * command's names (a request from elsewhere cannot make a refusal name another command).
+     */
+    public String word(Command command) {
+      return typed != null && command.aliases().contains(typed) ? typed : command.word();
     }
   }
 
@@ -52,8 +69,13 @@ public final class Commands {
    * @throws FsmException naming the task, its status and the commands it allows, when refused
    */
   public static TaskStatus allowed(Task task, Command command) {
+    return allowed(task, command, command.word());
+  }
+
+  /** {@link #allowed(Task, Command)}, naming the command by the word the user typed. */
+  public static TaskStatus allowed(Task task, Command command, String typed) {
     return command.next(task.status()).orElseThrow(() -> new FsmException("task `" + task.id()
-        + "`: " + CommandTable.refusal(task.status(), command)));
+        + "`: " + CommandTable.refusal(task.status(), typed)));
   }
 
   /**
@@ -62,9 +84,16 @@ public final class Commands {
    * @throws FsmException when the table refuses the pair, or {@code sleep} has no time
    */
   public static Change apply(Task task, Command command, Request request, Instant now) {
-    TaskStatus next = allowed(task, command);
+    TaskStatus next = allowed(task, command, request.word(command));
     if (request.to() != null && !command.takesTo()) {
       throw new FsmException("task `" + task.id() + "`: --to is for `redrive` only");
+    }
+    if (request.afterStep() && !command.takesAfterStep()) {
+      throw new FsmException("task `" + task.id() + "`: --after-step is for "
+          + AfterStep.commands() + " only");
+    }
+    if (request.afterStep() && task.leaseAt(now).isPresent()) {
+      return AfterStep.asked(task, command, request, now);
     }
     Instant due = switch (command.due()) {
       case KEEP -> task.due();
@@ -104,7 +133,7 @@ public final class Commands {
     }
     Task after = new Task(task.id(), task.machine(), task.version(), state, next,
         task.context(), attempt, errors, task.created(), stateEntered, task.lastAttempt(), due,
-        lease);
+        lease, command.keepsPendingPause() ? task.pausing() : null);
     Transition entry = new Transition(now, task.state(), command.word(), state, 0,
         task.attempt(), request.by(), request.reason());
     return new Change(after, entry);

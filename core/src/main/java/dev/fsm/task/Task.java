@@ -23,6 +23,8 @@ import java.util.Optional;
  *     fault, the wake-up time for a sleeping one; null when nothing is scheduled (paused,
  *     terminal)
  * @param lease the runner holding it, if any
+ * @param pausing a pause that waits for the running step to end ({@code pause --after-step}),
+ *     or null
  */
 public record Task(
     String id,
@@ -37,10 +39,19 @@ public record Task(
     Instant stateEntered,
     Instant lastAttempt,
     Instant due,
-    Lease lease) {
+    Lease lease,
+    Pausing pausing) {
 
   public Task {
     errors = List.copyOf(errors);
+  }
+
+  /** A task with no pause pending. */
+  public Task(String id, String machine, String version, String state, TaskStatus status,
+      String context, int attempt, List<TaskError> errors, Instant created, Instant stateEntered,
+      Instant lastAttempt, Instant due, Lease lease) {
+    this(id, machine, version, state, status, context, attempt, errors, created, stateEntered,
+        lastAttempt, due, lease, null);
   }
 
   /** The runner's lease, if one is held at {@code now}. */
@@ -73,6 +84,12 @@ public record Task(
   /** This task with another lease, or none ({@code null}); everything else is the same. */
   public Task withLease(Lease newLease) {
     return new Task(id, machine, version, state, status, context, attempt, errors, created,
-        stateEntered, lastAttempt, due, newLease);
+        stateEntered, lastAttempt, due, newLease, pausing);
+  }
+
+  /** This task with another pending pause, or none ({@code null}). */
+  public Task withPausing(Pausing mark) {
+    return new Task(id, machine, version, state, status, context, attempt, errors, created,
+        stateEntered, lastAttempt, due, lease, mark);
   }
 }

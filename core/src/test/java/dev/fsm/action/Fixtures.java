@@ -33,6 +33,9 @@ final class Fixtures {
         folder.resolve("order.yaml"));
   }
 
+  /** The runner that fixtures' attempts run on, as history names runners. */
+  static final String RUNNER = "runner:4242@host/w1";
+
   static Task task(String context) {
     return new Task("t-42", "order", "v7", "pay", TaskStatus.RUNNABLE, context, 3, List.of(), T0,
         T0, T0, T0, null);
@@ -40,17 +43,17 @@ final class Fixtures {
 
   static ActionRequest program(Path folder, String... argv) {
     return new ActionRequest(task("{\"amount\":12}"), machine(folder),
-        new Action.Program(Arrays.asList(argv), String.join(" ", argv)));
+        new Action.Program(Arrays.asList(argv), String.join(" ", argv)), 2, RUNNER);
   }
 
   static ActionRequest builtin(Path folder, BuiltinAction builtin, String... args) {
     return new ActionRequest(task("{}"), machine(folder),
-        new Action.Builtin(builtin, List.of(args), "builtin:" + builtin.word()));
+        new Action.Builtin(builtin, List.of(args), "builtin:" + builtin.word()), 2, RUNNER);
   }
 
   static ActionRequest java(Path folder, String className) {
     return new ActionRequest(task("{\"amount\":12}"), machine(folder),
-        new Action.JavaClass(className, "java:" + className));
+        new Action.JavaClass(className, "java:" + className), 2, RUNNER);
   }
 
   /** Writes an executable {@code /bin/sh} script. */

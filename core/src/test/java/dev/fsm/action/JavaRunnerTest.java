@@ -70,7 +70,7 @@ class JavaRunnerTest {
 
   private static ActionRequest request(String className, Path markers) {
     return new ActionRequest(task("{\"dir\":\"" + markers + "\"}"), machine(work),
-        new Action.JavaClass(className, "java:" + className));
+        new Action.JavaClass(className, "java:" + className), 1, "runner:1@host/w1");
   }
 
   @Test

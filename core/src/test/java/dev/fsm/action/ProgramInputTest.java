@@ -25,17 +25,21 @@ class ProgramInputTest {
         + " \"l\": [1, {\"x\": null}]}", "test");
     Task task = new Task("t-1", "order", "e9c446f974f6", "pay", TaskStatus.RUNNABLE, context, 2,
         List.of(), T, T, null, null, null);
-    assertThat(new String(ProgramInput.stdin(task), StandardCharsets.UTF_8)).isEqualTo(
-        "{\"id\":\"t-1\",\"machine\":\"order\",\"version\":\"e9c446f974f6\",\"state\":\"pay\","
+    ActionRequest request = new ActionRequest(task, null, null, 3, "runner:7@h/w2");
+    // version is the number `fsm machines` shows, not the definition's id.
+    assertThat(new String(ProgramInput.stdin(request), StandardCharsets.UTF_8)).isEqualTo(
+        "{\"id\":\"t-1\",\"machine\":\"order\",\"version\":3,\"state\":\"pay\","
             + "\"attempt\":2,\"context\":" + context + "}\n");
     assertThat(context).contains("1E+300");
   }
 
   @Test
-  void theEnvironmentNamesTheTaskItsMachineStateAndAttempt() {
+  void theEnvironmentNamesTheTaskItsMachineStateAttemptAndRunner() {
     Task task = new Task("t-1", "order", "v", "pay", TaskStatus.RUNNABLE, "{}", 2, List.of(), T,
         T, null, null, null);
-    assertThat(ProgramInput.environment(task)).isEqualTo(Map.of("FSM_TASK_ID", "t-1",
-        "FSM_MACHINE", "order", "FSM_STATE", "pay", "FSM_ATTEMPT", "2"));
+    ActionRequest request = new ActionRequest(task, null, null, 1, "runner:7@h/w2");
+    assertThat(ProgramInput.environment(request)).isEqualTo(Map.of("FSM_TASK_ID", "t-1",
+        "FSM_MACHINE", "order", "FSM_STATE", "pay", "FSM_ATTEMPT", "2", "FSM_RUNNER",
+        "runner:7@h/w2"));
   }
 }

@@ -93,14 +93,15 @@ class ProgramRunnerTest {
   @Test
   void stdinHoldsTheTaskAndTheEnvironmentNamesIt() throws IOException {
     ActionOutcome outcome = run("cat > stdin.json\n"
-        + "echo \"$FSM_TASK_ID $FSM_MACHINE $FSM_STATE $FSM_ATTEMPT\" > env.txt\n"
+        + "echo \"$FSM_TASK_ID $FSM_MACHINE $FSM_STATE $FSM_ATTEMPT $FSM_RUNNER\" > env.txt\n"
         + "pwd > pwd.txt\n"
         + "echo \"$HOME\" > home.txt");
     assertThat(outcome).isEqualTo(new ActionOutcome.Event("ok", null));
     JsonNode stdin = new ObjectMapper().readTree(dir.resolve("stdin.json").toFile());
     assertThat(stdin.toString()).isEqualTo("{\"id\":\"t-42\",\"machine\":\"order\","
-        + "\"version\":\"v7\",\"state\":\"pay\",\"attempt\":3,\"context\":{\"amount\":12}}");
-    assertThat(Files.readString(dir.resolve("env.txt"))).isEqualTo("t-42 order pay 3\n");
+        + "\"version\":2,\"state\":\"pay\",\"attempt\":3,\"context\":{\"amount\":12}}");
+    assertThat(Files.readString(dir.resolve("env.txt")))
+        .isEqualTo("t-42 order pay 3 " + Fixtures.RUNNER + "\n");
     assertThat(Path.of(Files.readString(dir.resolve("pwd.txt")).strip()))
         .isEqualTo(dir.toRealPath());
     assertThat(Files.readString(dir.resolve("home.txt")).strip())
@@ -113,7 +114,7 @@ class ProgramRunnerTest {
     script(dir, "quiet.sh", "exit 0");
     var request = program(dir, "./quiet.sh");
     var withBigContext = new ActionRequest(Fixtures.task(big), request.machine(),
-        request.action());
+        request.action(), request.versionNumber(), request.runner());
     assertThat(actions.run(withBigContext, new Attempt()))
         .isEqualTo(new ActionOutcome.Event("ok", null));
   }

@@ -2,6 +2,7 @@ package dev.fsm.control;
 
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
@@ -12,7 +13,6 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -74,15 +74,24 @@ final class FakeControl implements Operations {
   }
 
   @Override
-  public Task send(String id, Command command, Instant until, String reason, String to) {
-    enter("send", id, command, until, reason, to);
+  public Task send(String id, Command command, SendOptions o) {
+    if (o.afterStep() || o.typed() != null) {
+      enter("send", id, command, o.until(), o.reason(), o.to(), o.afterStep(), o.typed());
+    } else {
+      enter("send", id, command, o.until(), o.reason(), o.to());
+    }
     return Samples.task(id, "{}");
   }
 
   @Override
-  public BulkSendReport sendAll(TaskSelector selector, Command command, Instant until,
-      String reason, String to, boolean dryRun) {
-    enter("sendAll", selector, command, until, reason, to, dryRun);
+  public BulkSendReport sendAll(TaskSelector selector, Command command, SendOptions o,
+      boolean dryRun) {
+    if (o.afterStep() || o.typed() != null) {
+      enter("sendAll", selector, command, o.until(), o.reason(), o.to(), o.afterStep(),
+          o.typed(), dryRun);
+    } else {
+      enter("sendAll", selector, command, o.until(), o.reason(), o.to(), dryRun);
+    }
     return Samples.report(dryRun);
   }
 

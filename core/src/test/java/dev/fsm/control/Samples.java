@@ -5,6 +5,7 @@ import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.Lease;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -26,7 +27,8 @@ final class Samples {
   static Task task(String id, String context) {
     return new Task(id, "order", "0123456789ab", "pay", TaskStatus.SLEEPING, context, 3,
         List.of(new TaskError(T, "exit 2: carte refusée ❌"), new TaskError(BEFORE_1970, "")),
-        T, T.plusNanos(1), BEFORE_1970, T.plusSeconds(600), new Lease("runner-1/w2", T));
+        T, T.plusNanos(1), BEFORE_1970, T.plusSeconds(600), new Lease("runner-1/w2", T),
+        new Pausing(T.plusSeconds(1), "user:ann", "deploy ✓"));
   }
 
   /** A task with every optional field null. */

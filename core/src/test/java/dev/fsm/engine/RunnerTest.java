@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -94,6 +95,33 @@ class RunnerTest {
     String name = yaml.lines().filter(l -> l.startsWith("machine:")).findFirst().orElseThrow()
         .substring(8).strip();
     return control.start(new MachineSource(name, file, yaml), tasks);
+  }
+
+  @Test
+  void untilIdleTreatsAParkedFaultTaskAsIdle() throws Exception {
+    Runner runner = runner(RunnerOptions.Mode.UNTIL_IDLE, 2);
+    List<Task> tasks = start("""
+        machine: once
+        states:
+          charge: {run: builtin:noop, timeout: 0, on: {ok: done}}
+          done: {final: completed}
+        """, 2);
+    // A runner that died mid-attempt: the start of an at-most-once attempt with no end.
+    Instant now = Instant.now();
+    Task claimed = store.claim("runner:dead", 1, now, Duration.ofMillis(1)).get(0);
+    Plan.RunAction started = (Plan.RunAction) Step.claimed(claimed,
+        machines.machine(claimed.machine(), claimed.version()), false, now, 0.5,
+        "runner:dead@h/w1");
+    store.record("runner:dead", started.startRecord().orElseThrow());
+
+    runner.run();
+    Task parked = store.get(claimed.id()).orElseThrow();
+    assertThat(parked.status()).isEqualTo(TaskStatus.FAULT);
+    assertThat(parked.due()).as("parked: nothing scheduled").isNull();
+    assertThat(parked.errors().get(0).message()).contains("was interrupted before it ended");
+    Task other = tasks.get(0).id().equals(claimed.id()) ? tasks.get(1) : tasks.get(0);
+    assertThat(store.get(other.id()).orElseThrow().status()).isEqualTo(TaskStatus.COMPLETED);
+    assertThat(store.nextDue()).isEmpty();
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.fsm.action.Attempt;
 import dev.fsm.model.Machine;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -104,6 +105,25 @@ class StepTest {
     Change c = ((Plan.Record) plan).change();
     assertThat(c.next().state()).isEqualTo("ship");
     assertThat(c.entry().event()).isEqualTo("ok");
+  }
+
+  @Test
+  void aClaimedTaskStillPausingAfterItsStepIsPausedAtOnceAndRunsNothing() {
+    // Its runner died mid-step (or released it): the step never recorded, so the pause waits no
+    // longer, and an at-most-once attempt is not run again.
+    Pausing mark = new Pausing(T0.minusSeconds(5), "user:ann", "deploy");
+    for (String state : List.of("pay", "charge_once")) {
+      Task claimed = task(state, TaskStatus.RUNNABLE, "{}", T0, LEASE).withPausing(mark);
+      Plan plan = Step.claimed(claimed, ORDER, true, T0, 0.5, BY);
+      assertThat(plan).isInstanceOf(Plan.Record.class);
+      Change c = ((Plan.Record) plan).change();
+      assertThat(c.next().status()).isEqualTo(TaskStatus.PAUSED);
+      assertThat(c.next().state()).isEqualTo(state);
+      assertThat(c.next().pausing()).isNull();
+      assertThat(c.entry().event()).isEqualTo("pause");
+      assertThat(c.entry().by()).isEqualTo("user:ann");
+      assertThat(c.entry().reason()).isEqualTo("deploy");
+    }
   }
 
   @Test

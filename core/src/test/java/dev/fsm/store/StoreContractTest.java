@@ -8,6 +8,7 @@ import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
 import dev.fsm.task.Lease;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
@@ -1034,5 +1035,87 @@ public abstract class StoreContractTest {
       seen.add(a.id());
     }
     assertThat(seen).hasSize(before.size());
+  }
+
+  // ---- pausing: pause --after-step, kept with the task and settled with the runner's record ----
+
+  private static final Commands.Request AFTER_STEP =
+      new Commands.Request(null, "deploy", "user:ann", null, true, null);
+
+  @Test
+  void aPauseAfterTheStepIsAppliedWhenTheRunnersStepIsRecorded() {
+    store.create(List.of(runnable("t1", T0), runnable("t2", T0)));
+    List<Task> claimed = store.claim("r1", 2, T0, LEASE);
+    for (Task t : claimed) {
+      Task marked = store.update(t.id(), c -> Commands.apply(c, Command.PAUSE, AFTER_STEP,
+          T0.plusSeconds(1)));
+      assertThat(marked.status()).isEqualTo(TaskStatus.RUNNABLE);
+      assertThat(marked.pausing()).isEqualTo(new Pausing(T0.plusSeconds(1), "user:ann",
+          "deploy"));
+    }
+    // The runner computed its changes from the tasks as claimed, before the pause was asked.
+    store.record("r1", moved(claimed.get(0), "deliver", T0.plusSeconds(2), "r1/w1", null));
+    assertThat(store.recordAll("r1", List.of(moved(claimed.get(1), "deliver",
+        T0.plusSeconds(2), "r1/w2", null)))).isEmpty();
+    reopen();
+
+    for (String id : List.of("t1", "t2")) {
+      Task after = store.get(id).orElseThrow();
+      assertThat(after.state()).isEqualTo("deliver");
+      assertThat(after.status()).isEqualTo(TaskStatus.PAUSED);
+      assertThat(after.pausing()).isNull();
+      assertThat(after.due()).isNull();
+      List<Transition> history = store.history(id);
+      assertThat(history).extracting(Transition::event)
+          .containsExactly("pause --after-step", "done", "pause");
+      assertThat(history.get(2)).isEqualTo(new Transition(T0.plusSeconds(2), "deliver", "pause",
+          "deliver", 0, 0, "user:ann", "deploy"));
+    }
+    assertThat(store.claim("r2", 10, T0.plusSeconds(60), LEASE)).isEmpty();
+  }
+
+  @Test
+  void aPendingPauseSurvivesAReopenAndARecordThatKeepsTheLease() {
+    store.create(List.of(runnable("t1", T0)));
+    Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+    store.update("t1", c -> Commands.apply(c, Command.PAUSE, AFTER_STEP, T0.plusSeconds(1)));
+    // An at-most-once attempt's start keeps the lease: the step has not ended.
+    store.record("r1", checkpointCountingAttempts(claimed, "r1/w1"));
+    assertThat(store.get("t1").orElseThrow().pausing()).isNotNull();
+    store.renew("r1", List.of("t1"), T0.plusSeconds(40));
+    reopen();
+
+    Task after = store.get("t1").orElseThrow();
+    assertThat(after.status()).isEqualTo(TaskStatus.RUNNABLE);
+    assertThat(after.pausing()).isEqualTo(new Pausing(T0.plusSeconds(1), "user:ann", "deploy"));
+  }
+
+  @Test
+  void runCancelsAPendingPauseSoTheStepIsRecordedAsItIs() {
+    store.create(List.of(runnable("t1", T0)));
+    Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+    store.update("t1", c -> Commands.apply(c, Command.PAUSE, AFTER_STEP, T0.plusSeconds(1)));
+    store.update("t1", c -> Commands.apply(c, Command.RUN, by("user:bob"), T0.plusSeconds(2)));
+    store.record("r1", moved(claimed, "deliver", T0.plusSeconds(3), "r1/w1", null));
+
+    Task after = store.get("t1").orElseThrow();
+    assertThat(after.status()).isEqualTo(TaskStatus.RUNNABLE);
+    assertThat(after.state()).isEqualTo("deliver");
+    assertThat(after.pausing()).isNull();
+  }
+
+  @Test
+  void aPendingPauseGoesWithTheTaskWhenItsLeaseIsLost() {
+    store.create(List.of(runnable("t1", T0)));
+    Task claimed = store.claim("r1", 1, T0, LEASE).get(0);
+    store.update("t1", c -> Commands.apply(c, Command.PAUSE, AFTER_STEP, T0.plusSeconds(1)));
+    Instant later = T0.plus(LEASE).plusSeconds(1);
+    List<Task> again = store.claim("r2", 1, later, LEASE);
+    assertThat(again).hasSize(1);
+    assertThat(again.get(0).pausing()).as("the next claimer pauses it instead of running it")
+        .isEqualTo(new Pausing(T0.plusSeconds(1), "user:ann", "deploy"));
+    assertThat(store.recordAll("r1", List.of(moved(claimed, "deliver", later, "r1/w1", null))))
+        .containsExactly("t1");
+    assertThat(store.get("t1").orElseThrow().state()).isEqualTo("ship");
   }
 }

@@ -22,6 +22,8 @@ final class Args {
   static final Arg<String> REASON = new Arg<>("reason", Scalars.STRING, null);
   static final Arg<String> TO = new Arg<>("to", Scalars.STRING, null);
   static final Arg<Boolean> DRY_RUN = new Arg<>("dryRun", Scalars.BOOLEAN, false);
+  static final Arg<Boolean> AFTER_STEP = new Arg<>("afterStep", Scalars.BOOLEAN, false);
+  static final Arg<String> TYPED = new Arg<>("typed", Scalars.STRING, null);
   static final Arg<TaskSelector> SELECTOR = new Arg<>("selector", TaskSelectorCodec.SELECTOR,
       null);
   static final Arg<String> EVENT = new Arg<>("event", Scalars.STRING, null);
@@ -34,7 +36,7 @@ final class Args {
   static final Arg<List<NewTask>> TASKS = new Arg<>("tasks", NewTaskCodec.LIST, List.of());
 
   private static final Map<String, Arg<?>> BY_NAME = index(ID, COMMAND, UNTIL, REASON, TO,
-      DRY_RUN, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, LIMIT, MACHINE, SOURCE, TASKS);
+      DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, LIMIT, MACHINE, SOURCE, TASKS);
 
   private Args() {}
 

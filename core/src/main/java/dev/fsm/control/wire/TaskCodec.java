@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.fsm.task.Lease;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -20,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The one wire encoding of a {@link Task}, with its errors and lease. */
+/** The one wire encoding of a {@link Task}, with its errors, lease and pending pause. */
 public final class TaskCodec implements Codec<Task> {
 
   public static final Codec<Task> TASK = new TaskCodec();
@@ -62,6 +63,15 @@ public final class TaskCodec implements Codec<Task> {
       INSTANT.write(g, "until", lease.until());
       g.writeEndObject();
     }
+    // Only when set: a task with none reads as it always did.
+    Pausing pausing = t.pausing();
+    if (pausing != null) {
+      g.writeObjectFieldStart("pausing");
+      INSTANT.write(g, "at", pausing.at());
+      STRING.write(g, "by", pausing.by());
+      STRING.write(g, "reason", pausing.reason());
+      g.writeEndObject();
+    }
     g.writeEndObject();
   }
 
@@ -81,6 +91,7 @@ public final class TaskCodec implements Codec<Task> {
     Instant lastAttempt = null;
     Instant due = null;
     Lease lease = null;
+    Pausing pausing = null;
     while (nextField(p)) {
       switch (p.currentName()) {
         case "id" -> id = string(p);
@@ -96,11 +107,30 @@ public final class TaskCodec implements Codec<Task> {
         case "lastAttempt" -> lastAttempt = INSTANT.read(p);
         case "due" -> due = INSTANT.read(p);
         case "lease" -> lease = lease(p);
+        case "pausing" -> pausing = pausing(p);
         default -> p.skipChildren();
       }
     }
     return new Task(id, machine, version, state, status, context, attempt, errors, created,
-        stateEntered, lastAttempt, due, lease);
+        stateEntered, lastAttempt, due, lease, pausing);
+  }
+
+  private static Pausing pausing(JsonParser p) throws IOException {
+    if (p.currentToken() == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    Instant at = null;
+    String by = null;
+    String reason = null;
+    while (nextField(p)) {
+      switch (p.currentName()) {
+        case "at" -> at = INSTANT.read(p);
+        case "by" -> by = string(p);
+        case "reason" -> reason = string(p);
+        default -> p.skipChildren();
+      }
+    }
+    return new Pausing(at, by, reason);
   }
 
   private static List<TaskError> errors(JsonParser p) throws IOException {

@@ -26,6 +26,7 @@ import dev.fsm.store.embedded.write.Leases;
 import dev.fsm.store.embedded.write.Records;
 import dev.fsm.store.embedded.write.StoreGate;
 import dev.fsm.store.embedded.write.StoreGate.Pending;
+import dev.fsm.task.AfterStep;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
@@ -174,7 +175,7 @@ public final class EmbeddedStore implements Store {
       // Only a caller whose clock went back behind a lease an earlier claim saw end skips one.
       for (Task t : index.claimable(max, now, t -> leases.attach(t).claimableAt(now))) {
         index.unqueue(t);
-        leases.set(t.id(), granted, index.historyLength(t.id()));
+        leases.set(t.id(), granted, index.historyLength(t.id()), t.pausing());
         held.add(t.withLease(granted));
       }
       return held;
@@ -198,7 +199,7 @@ public final class EmbeddedStore implements Store {
           TaskIndex upToDate = gate.index();
           upToDate.unqueue(upToDate.get(id));
         }
-        leases.set(id, new Lease(owner, until), leases.historyLength(id));
+        leases.set(id, new Lease(owner, until), leases.historyLength(id), leases.pausing(id));
       }
       return lost;
     });
@@ -218,7 +219,7 @@ public final class EmbeddedStore implements Store {
         }
         throw new LeaseLostException(id, owner);
       }
-      return gate.commit(null, records.changed(change, leases.historyLength(id)));
+      return commitSettled(null, change);
     });
   }
 
@@ -233,11 +234,25 @@ public final class EmbeddedStore implements Store {
           lost.add(id);
         } else {
           // Journal records become durable in order, so waiting for the last waits for all.
-          last = gate.commit(lost, records.changed(change, leases.historyLength(id)));
+          last = commitSettled(lost, change);
         }
       }
       return last;
     });
+  }
+
+  /**
+   * Under the lock: commits a runner's change to a task it holds, with the task's pending pause
+   * applied ({@link AfterStep#settle}); the pause, noted with the lease, needs no index read.
+   */
+  private <T> Pending<T> commitSettled(T result, Change change) {
+    String id = change.next().id();
+    int historyIndex = leases.historyLength(id);
+    Pending<T> last = null;
+    for (Change c : AfterStep.settle(leases.pausing(id), change)) {
+      last = gate.commit(result, records.changed(c, historyIndex++));
+    }
+    return last;
   }
 
   /** Under the lock: whether {@code owner} holds the changed task's lease at the change's time. */

@@ -8,6 +8,7 @@ import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskPages;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.task.AfterStep;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
@@ -140,7 +141,7 @@ public final class InMemoryStore implements Store {
       if (!current.leasedTo(owner, change.entry().time())) {
         throw new LeaseLostException(id, owner);
       }
-      apply(change);
+      AfterStep.settle(current.pausing(), change).forEach(this::apply);
     }
   }
 
@@ -154,7 +155,7 @@ public final class InMemoryStore implements Store {
         if (current == null || !current.leasedTo(owner, change.entry().time())) {
           lost.add(change.next().id());
         } else {
-          apply(change);
+          AfterStep.settle(current.pausing(), change).forEach(this::apply);
         }
       }
       return lost;

@@ -5,6 +5,7 @@ import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.control.SocketControl;
+import dev.fsm.operations.SendOptions;
 import dev.fsm.store.StorePurpose;
 import dev.fsm.task.Command;
 import java.io.PrintWriter;
@@ -64,8 +65,8 @@ public final class FastSend {
       return OptionalInt.empty();
     }
     try (SocketControl control = runner.get()) {
-      SentCommand sent = SentCommand.send(control, words.get(0), command.get(), wake, reason,
-          null);
+      SentCommand sent = SentCommand.send(control, words.get(0), words.get(1), command.get(),
+          SendOptions.of(wake, reason));
       if (global.json()) {
         JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
       } else {

@@ -5,6 +5,7 @@ import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.Operations;
+import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.task.Command;
 import dev.fsm.task.ShownStatus;
@@ -37,6 +38,9 @@ import picocli.CommandLine.Spec;
       "redrive brings a failed or killed task back: runnable in the state where it stopped (for"
           + " one that ended in a final state, the state it came from), or in --to STATE, its"
           + " errors cleared and its history kept.",
+      "pause --after-step lets a running action finish and record its step, then pauses the"
+          + " task where the step led (a final state ends it there); meanwhile show marks it"
+          + " pausing, and run cancels it. With no action running it pauses at once.",
       "Exits 1 when the command was refused (for any task of a selection)."
     })
 public final class Send implements Callable<Integer> {
@@ -56,6 +60,10 @@ public final class Send implements Callable<Integer> {
   @Option(names = "--to", paramLabel = "STATE",
       description = "For redrive: the state to run in, instead of where the task stopped.")
   String to;
+
+  @Option(names = "--after-step", description = "For pause: let a running action finish and"
+      + " record its step first, instead of stopping it.")
+  boolean afterStep;
 
   @Option(names = "--machine", paramLabel = "M", description = "Send to the tasks of machine M.")
   String machine;
@@ -97,14 +105,19 @@ public final class Send implements Callable<Integer> {
     if (!command.takesTo() && to != null) {
       throw new ParameterException(cmd, "--to is for " + only(Command::takesTo));
     }
+    if (!command.takesAfterStep() && afterStep) {
+      throw new ParameterException(cmd, "--after-step is for " + only(Command::takesAfterStep));
+    }
+    String typed = words.get(words.size() - 1);
+    SendOptions options = new SendOptions(until, reason, to, afterStep,
+        typed.equals(command.word()) ? null : typed);
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = cmd.getOut();
     try (Operations control = TaskAccess.openToWrite(global, "fsm send")) {
       if (bulk) {
-        return sendAll(control, command, global, out, cmd.getErr());
+        return sendAll(control, command, options, global, out, cmd.getErr());
       }
-      SentCommand sent = SentCommand.send(control, words.get(0), command, until, reason,
-          to);
+      SentCommand sent = SentCommand.send(control, words.get(0), typed, command, options);
       if (global.json()) {
         JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
       } else {
@@ -121,16 +134,18 @@ public final class Send implements Callable<Integer> {
     return String.join(", ", words) + " only";
   }
 
-  private int sendAll(Operations control, Command command, GlobalOptions global, PrintWriter out,
-      PrintWriter err) {
+  private int sendAll(Operations control, Command command, SendOptions options,
+      GlobalOptions global, PrintWriter out, PrintWriter err) {
     KnownMachine.require(control, machine);
     BulkSendReport r = control.sendAll(new TaskSelector(machine, Optional.ofNullable(state),
-        Set.copyOf(statuses)), command, until, reason, to, dryRun);
+        Set.copyOf(statuses)), command, options, dryRun);
+    String sent = (options.typed() == null ? command.word() : options.typed())
+        + (options.afterStep() ? " --after-step" : "");
     if (global.json()) {
       JsonDocument.print(out, g -> TaskJson.bulkSend(g, command.word(), r));
     } else {
       String changed = r.dryRun() ? "would change" : "changed";
-      out.println(command.word() + (r.dryRun() ? " (dry run)" : "") + ": "
+      out.println(sent + (r.dryRun() ? " (dry run)" : "") + ": "
           + TaskText.tasks(r.matched()) + " matched, " + r.changed().size() + " " + changed
           + ", " + r.refused().size() + " refused");
       for (BulkSendReport.Refusal refusal : r.refused()) {
@@ -138,7 +153,7 @@ public final class Send implements Callable<Integer> {
       }
     }
     if (!r.refused().isEmpty()) {
-      err.println("fsm: " + command.word() + " was refused by " + TaskText.tasks(
+      err.println("fsm: " + sent + " was refused by " + TaskText.tasks(
           r.refused().size()) + (r.dryRun() ? " (dry run: nothing was changed)" : ""));
       return ExitCodes.FAILED;
     }

@@ -54,7 +54,14 @@ public final class Show implements Callable<Integer> {
     }
     Style style = Style.forTerminal(global.colorAllowed());
     field(out, style, "task", task.id());
-    field(out, style, "status", TaskText.status(style, shown.word()));
+    field(out, style, "status", TaskText.status(style, shown.word())
+        + (task.pausing() != null ? ", pausing" : TaskText.isParked(task) ? " (parked)" : ""));
+    if (task.pausing() != null) {
+      field(out, style, "pausing", TaskText.pausing(task.pausing()));
+    }
+    if (TaskText.isParked(task)) {
+      field(out, style, "parked", TaskText.parked(task));
+    }
     field(out, style, "state", task.state());
     field(out, style, "machine", version);
     field(out, style, "attempt", String.valueOf(task.attempt()));

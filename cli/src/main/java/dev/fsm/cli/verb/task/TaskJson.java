@@ -5,6 +5,7 @@ import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
@@ -187,6 +188,21 @@ final class TaskJson {
     g.writeStringField("due", time(t.due()));
     g.writeFieldName("lease");
     lease(g, t.lease());
+    g.writeFieldName("pausing");
+    pausing(g, t.pausing());
+  }
+
+  /** A pause waiting for the running step ({@code pause --after-step}), or null. */
+  private static void pausing(JsonGenerator g, Pausing p) throws IOException {
+    if (p == null) {
+      g.writeNull();
+      return;
+    }
+    g.writeStartObject();
+    g.writeStringField("at", time(p.at()));
+    g.writeStringField("by", p.by());
+    g.writeStringField("reason", p.reason());
+    g.writeEndObject();
   }
 
   private static void transitionFields(JsonGenerator g, Transition e) throws IOException {

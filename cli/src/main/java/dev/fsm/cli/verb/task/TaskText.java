@@ -4,6 +4,7 @@ import dev.fsm.cli.terminal.Style;
 import dev.fsm.model.Durations;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
@@ -31,6 +32,28 @@ final class TaskText {
   /** A duration as a machine file writes it ({@code 1m30s}, {@code 250ms}), or "-". */
   static String duration(Duration d) {
     return d == null ? "-" : Durations.format(d);
+  }
+
+  /** What a pending {@code pause --after-step} means, who asked it, when and why. */
+  static String pausing(Pausing p) {
+    return "after the running step (pause --after-step by " + p.by() + " at "
+        + time(p.at()) + (p.reason().isEmpty() ? "" : ": " + p.reason())
+        + "); send `run` to cancel, `pause` to stop the action now";
+  }
+
+  /**
+   * True for a task in fault with no due time: parked (an interrupted at-most-once attempt, a
+   * state its version lost, an event with no edge) until an operator decides.
+   */
+  static boolean isParked(Task task) {
+    return task.status() == TaskStatus.FAULT && task.due() == null;
+  }
+
+  /** What an operator can do with a parked task. */
+  static String parked(Task task) {
+    return "waiting for an operator: `fsm send " + task.id() + " sleep --until now` to try"
+        + " again, or `fsm send " + task.id() + " error` to fail it (then `fsm send " + task.id()
+        + " redrive --to STATE` to run it from a state)";
   }
 
   /** A status word, coloured by how it stands: ended well, ended badly, or needs a look. */

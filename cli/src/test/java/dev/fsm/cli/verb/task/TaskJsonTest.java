@@ -8,6 +8,7 @@ import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
@@ -52,6 +53,13 @@ class TaskJsonTest {
   @Test
   void aTaskHasItsKeysInOrderWithTheContextAsAnObject() {
     assertThat(print(g -> TaskJson.task(g, FULL))).isEqualTo(golden("task.json"));
+  }
+
+  @Test
+  void aPauseWaitingForTheRunningStepSaysWhenWhoAndWhy() {
+    Task pausing = FULL.withPausing(new Pausing(T.plusSeconds(2), "user:ann",
+        "deploy \"window\""));
+    assertThat(print(g -> TaskJson.task(g, pausing))).isEqualTo(golden("task-pausing.json"));
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.fsm.store.embedded.event;
 
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -17,8 +18,14 @@ import java.util.List;
  */
 public final class StoreEventCodec {
 
-  /** Bumped when the encoding changes; older versions stay readable. */
-  static final int FORMAT = 1;
+  /**
+   * Bumped when the encoding changes; older versions stay readable. 2: a task ends with its
+   * pending pause ({@code pause --after-step}); format 1 tasks have none.
+   */
+  static final int FORMAT = 2;
+
+  /** The oldest format still read. */
+  private static final int OLDEST = 1;
 
   private static final int CREATED = 1;
   private static final int CHANGED = 2;
@@ -72,16 +79,17 @@ public final class StoreEventCodec {
   public static StoreEvent decode(byte[] bytes) {
     ByteReader r = new ByteReader(bytes);
     int format = r.readByte();
-    if (format != FORMAT) {
+    if (format < OLDEST || format > FORMAT) {
       throw new IllegalArgumentException("unknown store record format " + format
           + "; this store was written by a newer fsm");
     }
     int kind = r.readByte();
     StoreEvent event = switch (kind) {
-      case CREATED -> new StoreEvent.Created(readTasks(r));
-      case CHANGED -> new StoreEvent.Changed(readTask(r), readTransition(r), r.readVarInt());
-      case RESTORED -> readRestored(r);
-      case LEASED -> new StoreEvent.Leased(readTasks(r));
+      case CREATED -> new StoreEvent.Created(readTasks(r, format));
+      case CHANGED -> new StoreEvent.Changed(readTask(r, format), readTransition(r),
+          r.readVarInt());
+      case RESTORED -> readRestored(r, format);
+      case LEASED -> new StoreEvent.Leased(readTasks(r, format));
       case REGISTERED -> new StoreEvent.Registered(new MachineVersion(r.readString(),
           r.readString(), r.readVarInt(), r.readInstant(), r.readString()));
       default -> throw new IllegalArgumentException("unknown store record kind " + kind);
@@ -103,18 +111,18 @@ public final class StoreEventCodec {
   public static Task decodeTask(byte[] bytes) {
     ByteReader r = new ByteReader(bytes);
     int format = r.readByte();
-    if (format != FORMAT) {
+    if (format < OLDEST || format > FORMAT) {
       throw new IllegalArgumentException("unknown task record format " + format);
     }
-    Task task = readTask(r);
+    Task task = readTask(r, format);
     if (!r.atEnd()) {
       throw new IllegalArgumentException("task record has bytes after its end");
     }
     return task;
   }
 
-  private static StoreEvent.Restored readRestored(ByteReader r) {
-    Task task = readTask(r);
+  private static StoreEvent.Restored readRestored(ByteReader r, int format) {
+    Task task = readTask(r, format);
     int n = r.readVarInt();
     List<Transition> history = new ArrayList<>(Math.min(n, 1024));
     for (int i = 0; i < n; i++) {
@@ -130,11 +138,11 @@ public final class StoreEventCodec {
     }
   }
 
-  private static List<Task> readTasks(ByteReader r) {
+  private static List<Task> readTasks(ByteReader r, int format) {
     int n = r.readVarInt();
     List<Task> tasks = new ArrayList<>(Math.min(n, 1024));
     for (int i = 0; i < n; i++) {
-      tasks.add(readTask(r));
+      tasks.add(readTask(r, format));
     }
     return tasks;
   }
@@ -155,9 +163,15 @@ public final class StoreEventCodec {
     } else {
       w.writeByte(1).writeString(t.lease().owner()).writeInstantFrom(base, t.lease().until());
     }
+    Pausing p = t.pausing();
+    if (p == null) {
+      w.writeByte(0);
+    } else {
+      w.writeByte(1).writeInstantFrom(base, p.at()).writeString(p.by()).writeString(p.reason());
+    }
   }
 
-  private static Task readTask(ByteReader r) {
+  private static Task readTask(ByteReader r, int format) {
     String id = r.readString();
     String machine = r.readString();
     String version = r.readString();
@@ -174,9 +188,14 @@ public final class StoreEventCodec {
     for (int i = 0; i < errorCount; i++) {
       errors.add(new TaskError(r.readInstantFrom(created), r.readString()));
     }
+    Instant stateEntered = r.readInstantFrom(created);
+    Instant lastAttempt = r.readInstantFrom(created);
+    Instant due = r.readInstantFrom(created);
+    Lease lease = r.readByte() == 0 ? null : new Lease(r.readString(), r.readInstantFrom(created));
+    Pausing pausing = format < 2 || r.readByte() == 0 ? null
+        : new Pausing(r.readInstantFrom(created), r.readString(), r.readString());
     return new Task(id, machine, version, state, status, context, attempt, errors, created,
-        r.readInstantFrom(created), r.readInstantFrom(created), r.readInstantFrom(created),
-        r.readByte() == 0 ? null : new Lease(r.readString(), r.readInstantFrom(created)));
+        stateEntered, lastAttempt, due, lease, pausing);
   }
 
   /** A history entry's fields, the one place their order is written ({@link TransitionCodec}). */

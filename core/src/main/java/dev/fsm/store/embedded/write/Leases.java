@@ -3,6 +3,7 @@ package dev.fsm.store.embedded.write;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.task.Lease;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,10 +30,10 @@ import java.util.TreeSet;
 public final class Leases {
 
   /**
-   * A lease; whether its task is back in the due queue because the lease ended; and how many
-   * history entries the task has.
+   * A lease; whether its task is back in the due queue because the lease ended; how many
+   * history entries the task has; and its pending pause ({@code pause --after-step}), or null.
    */
-  private record Held(Lease lease, boolean queued, int historyLength) {}
+  private record Held(Lease lease, boolean queued, int historyLength, Pausing pausing) {}
 
   private record Ending(Instant until, String id) {}
 
@@ -63,6 +64,12 @@ public final class Leases {
     return byId.get(id).historyLength();
   }
 
+  /** The pending pause of a leased task, or null; see {@link #of}. */
+  public Pausing pausing(String id) {
+    Held held = byId.get(id);
+    return held == null ? null : held.pausing();
+  }
+
   /** True when the task is held out of the due queue by a lease that has not been seen to end. */
   public boolean heldOut(String id) {
     Held held = byId.get(id);
@@ -70,10 +77,10 @@ public final class Leases {
   }
 
   /**
-   * Notes the lease a task has from now on ({@code null}: none) and its history length, and gives
-   * whether the task is then held out of the due queue.
+   * Notes the lease a task has from now on ({@code null}: none), its history length and pending
+   * pause, and gives whether the task is then held out of the due queue.
    */
-  public boolean set(String id, Lease lease, int historyLength) {
+  public boolean set(String id, Lease lease, int historyLength, Pausing pausing) {
     Held old = lease == null && byId.isEmpty() ? null : byId.get(id);
     if (old != null && !old.queued()) {
       ending.remove(new Ending(old.lease().until(), id));
@@ -84,7 +91,7 @@ public final class Leases {
       }
       return false;
     }
-    byId.put(id, new Held(lease, false, historyLength));
+    byId.put(id, new Held(lease, false, historyLength, pausing));
     ending.add(new Ending(lease.until(), id));
     return true;
   }
@@ -113,7 +120,7 @@ public final class Leases {
         continue;
       }
       boolean wasOut = heldOut(t.id());
-      boolean isOut = set(t.id(), t.lease(), historyAfter);
+      boolean isOut = set(t.id(), t.lease(), historyAfter, t.pausing());
       if (wasOut || isOut) {
         before = before == null ? new boolean[tasks.size()] : before;
         after = after == null ? new boolean[tasks.size()] : after;
@@ -133,7 +140,7 @@ public final class Leases {
     while (!ending.isEmpty() && !ending.first().until().isAfter(now)) {
       Ending e = ending.pollFirst();
       Held held = byId.get(e.id());
-      byId.put(e.id(), new Held(held.lease(), true, held.historyLength()));
+      byId.put(e.id(), new Held(held.lease(), true, held.historyLength(), held.pausing()));
       ended.add(e.id());
     }
     return ended;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
+import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
@@ -51,6 +52,34 @@ class StoreEventCodecTest {
       Task t = task("s", status, "{}", null);
       assertThat(StoreEventCodec.decodeTask(StoreEventCodec.encodeTask(t))).isEqualTo(t);
     }
+  }
+
+  @Test
+  void aPendingPauseRoundTrips() {
+    Task marked = task("t1", TaskStatus.RUNNABLE, "{}", null)
+        .withPausing(new Pausing(T.plusSeconds(3), "user:ann", "deploy ✓"));
+    assertThat(StoreEventCodec.decodeTask(StoreEventCodec.encodeTask(marked))).isEqualTo(marked);
+    StoreEvent changed = new StoreEvent.Changed(marked, ENTRY, 4);
+    assertThat(StoreEventCodec.decode(StoreEventCodec.encode(changed))).isEqualTo(changed);
+  }
+
+  @Test
+  void recordsOfFormatOneStillDecodeWithNoPendingPause() {
+    // Written by fsm before pause --after-step (format 1): a task ended with its lease.
+    Instant t = Instant.parse("2026-11-21T10:00:00.123456789Z");
+    Task task = new Task("t1", "order", "0a1b2c3d4e5f", "ship", TaskStatus.RUNNABLE, "{\"a\":1}",
+        2, List.of(new TaskError(t, "boom")), t, t.plusMillis(1), t.plusMillis(2),
+        t.plusSeconds(60), null);
+    Transition entry = new Transition(t, "pay", "ok", "ship", 1234, 1, "runner:1@h/w1", "");
+    String changedV1 = "0102027431056f726465720c306131623263336434653566047368697001077b2261223a"
+        + "317d0201fcd2b1ec9f34d5f01b01d5f01b04626f6f6d03d5f01b05d5f01bc1a907d5f01b00fcd2b1ec9f34"
+        + "d5f01b03706179026f6b0473686970d209010d72756e6e65723a3140682f77310003";
+    String taskV1 = "01027431056f726465720c306131623263336434653566047368697001077b2261223a317d"
+        + "0201fcd2b1ec9f34d5f01b01d5f01b04626f6f6d03d5f01b05d5f01bc1a907d5f01b00";
+    assertThat(StoreEventCodec.decode(HexFormat.of().parseHex(changedV1)))
+        .isEqualTo(new StoreEvent.Changed(task, entry, 3));
+    assertThat(StoreEventCodec.decodeTask(HexFormat.of().parseHex(taskV1))).isEqualTo(task);
+    assertThat(StoreEventCodec.encodeTask(task)[0]).isEqualTo((byte) StoreEventCodec.FORMAT);
   }
 
   @Test
