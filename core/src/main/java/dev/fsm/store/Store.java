@@ -32,7 +32,16 @@ public interface Store extends AutoCloseable {
    * on disk when the method returns: a lease lost in a crash only makes the task claimable again,
    * which the crash allows anyway; the owner's next recorded change makes it durable.
    */
-  List<Task> claim(String owner, int max, Instant now, Duration lease);
+  default List<Task> claim(String owner, int max, Instant now, Duration lease) {
+    return claim(owner, max, now, lease, ClaimLimits.NONE);
+  }
+
+  /**
+   * As {@link #claim(String, int, Instant, Duration)}, passing over due tasks that {@code limits}
+   * leave no room for (a {@code concurrency:} cap, an open circuit breaker): they stay due, in
+   * their place, and are claimed once a later call has room for them.
+   */
+  List<Task> claim(String owner, int max, Instant now, Duration lease, ClaimLimits limits);
 
   /**
    * Extends {@code owner}'s leases on these tasks until {@code until}.

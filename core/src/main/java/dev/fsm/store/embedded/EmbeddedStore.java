@@ -2,6 +2,7 @@ package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
 import dev.fsm.files.DiskFailure;
+import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
@@ -163,7 +164,9 @@ public final class EmbeddedStore implements Store {
   }
 
   @Override
-  public List<Task> claim(String owner, int max, Instant now, Duration lease) {
+  public List<Task> claim(String owner, int max, Instant now, Duration lease,
+      ClaimLimits limits) {
+    ClaimLimits.Budget budget = limits.budget();
     // Nothing to write: leases live on the heap, since every lease ends with this process.
     return gate.locked(() -> {
       for (String id : leases.endedBy(now)) {
@@ -172,7 +175,8 @@ public final class EmbeddedStore implements Store {
       Lease granted = new Lease(owner, now.plus(lease));
       List<Task> held = new ArrayList<>();
       // Only a caller whose clock went back behind a lease an earlier claim saw end skips one.
-      for (Task t : index.claimable(max, now, t -> leases.attach(t).claimableAt(now))) {
+      for (Task t : index.claimable(max, now,
+          t -> leases.attach(t).claimableAt(now) && budget.take(t))) {
         index.unqueue(t);
         leases.set(t.id(), granted, index.historyLength(t.id()));
         held.add(t.withLease(granted));

@@ -1,5 +1,6 @@
 package dev.fsm.store.memory;
 
+import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
@@ -79,7 +80,9 @@ public final class InMemoryStore implements Store {
   }
 
   @Override
-  public List<Task> claim(String owner, int max, Instant now, Duration lease) {
+  public List<Task> claim(String owner, int max, Instant now, Duration lease,
+      ClaimLimits limits) {
+    ClaimLimits.Budget budget = limits.budget();
     synchronized (lock) {
       ensureOpen();
       while (!leaseQueue.isEmpty() && !leaseQueue.first().at().isAfter(now)) {
@@ -96,7 +99,7 @@ public final class InMemoryStore implements Store {
         }
         Task t = tasks.get(slot.id());
         // Only a caller whose clock went back behind a lease an earlier claim saw expire gets here.
-        if (!t.claimableAt(now)) {
+        if (!t.claimableAt(now) || !budget.take(t)) {
           continue;
         }
         queue.remove();

@@ -330,19 +330,25 @@ public final class TaskIndex implements AutoCloseable {
     return t;
   }
 
+  /** The most due tasks one claim passes over before it gives up looking further. */
+  public static final int PASSED_OVER = 200_000;
+
   public boolean contains(String id) {
     return tasks.containsKey(IndexKeys.id(id));
   }
 
   /**
    * Up to {@code max} tasks in the due queue by {@code now} and passing {@code claimable}, oldest
-   * due first, as stored (without leases).
+   * due first, as stored (without leases). It passes over at most {@value #PASSED_OVER} tasks
+   * (those a concurrency cap or an open breaker holds back), so one claim's work is bounded: due
+   * tasks behind more held-back ones than that wait until the ones ahead start.
    */
   public List<Task> claimable(int max, Instant now, Predicate<Task> claimable) {
     List<Task> found = new ArrayList<>();
     if (max <= 0) {
       return found;
     }
+    int passedOver = 0;
     for (String id : queues.dueBy(now)) {
       Task t = get(id);
       if (claimable.test(t)) {
@@ -350,6 +356,8 @@ public final class TaskIndex implements AutoCloseable {
         if (found.size() == max) {
           break;
         }
+      } else if (++passedOver == PASSED_OVER) {
+        break;
       }
     }
     return found;
