@@ -1035,4 +1035,80 @@ public abstract class StoreContractTest {
     }
     assertThat(seen).hasSize(before.size());
   }
+
+  // ---- limits: concurrency caps and open breakers passed to claim as ClaimLimits ----
+
+  private static Task due(String id, String machine, String state, int second) {
+    return task(id, machine, state, TaskStatus.RUNNABLE, T0.plusSeconds(second));
+  }
+
+  private static ClaimLimits machineRoom(String machine, int room) {
+    return new ClaimLimits(Map.of(machine, room), Map.of());
+  }
+
+  @Test
+  void aMachineLimitPassesOverItsTasksAndClaimsOthersBehindThem() {
+    store.create(List.of(due("a1", "alpha", "s", 0), due("a2", "alpha", "s", 1),
+        due("a3", "alpha", "s", 2), due("b1", "beta", "s", 3)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 1)))
+        .extracting(Task::id).containsExactly("a1", "b1");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 0)))
+        .isEmpty();
+  }
+
+  @Test
+  void tasksHeldBackStayDueInTheirPlaceAndAreNotChanged() {
+    store.create(List.of(due("a1", "alpha", "s", 0), due("a2", "alpha", "s", 1),
+        due("a3", "alpha", "s", 2)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 0)))
+        .isEmpty();
+    assertThat(store.nextDue()).contains(T0);
+    for (String id : List.of("a1", "a2", "a3")) {
+      Task t = store.get(id).orElseThrow();
+      assertThat(t.status()).isEqualTo(TaskStatus.RUNNABLE);
+      assertThat(t.lease()).isNull();
+      assertThat(t.attempt()).isZero();
+      assertThat(store.history(id)).isEmpty();
+    }
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 2)))
+        .extracting(Task::id).containsExactly("a1", "a2");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, ClaimLimits.NONE))
+        .extracting(Task::id).containsExactly("a3");
+  }
+
+  @Test
+  void aStateLimitHoldsBackOnlyThatStateOfThatMachine() {
+    store.create(List.of(due("s1", "alpha", "pay", 0), due("s2", "alpha", "pay", 1),
+        due("s3", "alpha", "ship", 2), due("s4", "beta", "pay", 3)));
+    ClaimLimits limits = new ClaimLimits(Map.of(), Map.of("alpha", Map.of("pay", 1)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, limits))
+        .extracting(Task::id).containsExactly("s1", "s3", "s4");
+  }
+
+  @Test
+  void machineAndStateLimitsBindTogether() {
+    store.create(List.of(due("p1", "alpha", "pay", 0), due("p2", "alpha", "pay", 1),
+        due("h1", "alpha", "ship", 2), due("h2", "alpha", "ship", 3)));
+    ClaimLimits limits = new ClaimLimits(Map.of("alpha", 2), Map.of("alpha", Map.of("pay", 1)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, limits))
+        .extracting(Task::id).containsExactly("p1", "h1");
+  }
+
+  @Test
+  void limitsCountOnlyWhatThisClaimTakesAndMaxStillBinds() {
+    store.create(IntStream.range(0, 6).mapToObj(i -> due("t" + i, "alpha", "s", i)).toList());
+    assertThat(store.claim("r1", 2, T0.plusSeconds(10), LEASE, machineRoom("alpha", 5)))
+        .extracting(Task::id).containsExactly("t0", "t1");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 3)))
+        .extracting(Task::id).containsExactly("t2", "t3", "t4");
+  }
+
+  @Test
+  void limitsDoNotMakeATaskDueEarlier() {
+    store.create(List.of(due("a1", "alpha", "s", 0), due("b1", "beta", "s", 60)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 0)))
+        .isEmpty();
+    assertThat(store.claim("r1", 10, T0.plusSeconds(60), LEASE, machineRoom("alpha", 0)))
+        .extracting(Task::id).containsExactly("b1");
+  }
 }
