@@ -56,28 +56,28 @@ class LimitsRulesTest {
   void badCapsAreErrorsWithTheirPlace() {
     assertThat(ValidationRulesTest.lines(file("concurrency: 0\n", ""))).containsExactly(
         "m.yaml:2:14: error: `concurrency` at the top level must be a whole number from 1 to"
-            + " 100000, found `0` (hint: for example `concurrency: 4`)");
+            + " 100000, found `0` (for example `concurrency: 4`)");
     assertThat(ValidationRulesTest.lines(file("concurrency: 100001\n", ""))).hasSize(1);
     assertThat(ValidationRulesTest.lines(file("concurrency: -3\n", ""))).hasSize(1);
     assertThat(ValidationRulesTest.lines(file("concurrency: lots\n", ""))).hasSize(1);
     assertThat(ValidationRulesTest.lines(file("", "    concurrency: 2.5\n"))).containsExactly(
         "m.yaml:5:18: error: `concurrency` in state `a` must be a whole number from 1 to"
-            + " 100000, found `2.5` (hint: for example `concurrency: 4`)");
+            + " 100000, found `2.5` (for example `concurrency: 4`)");
   }
 
   @Test
   void concurrencyIsNotInheritedThroughDefaults() {
     assertThat(ValidationRulesTest.lines(file("defaults: {concurrency: 3}\n", "")))
         .containsExactly("m.yaml:2:12: error: `concurrency` is not inherited through"
-            + " `defaults` (hint: set it on the machine (all its attempts) or on a state (that"
+            + " `defaults` (set it on the machine (all its attempts) or on a state (that"
             + " state's attempts))");
   }
 
   @Test
   void aStateCapAboveTheMachinesIsAWarning() {
     assertThat(ValidationRulesTest.lines(file("concurrency: 2\n", "    concurrency: 5\n")))
-        .containsExactly("m.yaml:5:5: warning: `concurrency: 5` in state `a` is above the"
-            + " machine's `concurrency: 2`, so it never binds (hint: lower it to at most 2, or"
+        .containsExactly("m.yaml:6:5: warning: `concurrency: 5` in state `a` is above the"
+            + " machine's `concurrency: 2`, so it never binds (lower it to at most 2, or"
             + " remove it)");
   }
 
@@ -92,11 +92,11 @@ class LimitsRulesTest {
   @Test
   void badBreakersAreErrors() {
     assertThat(ValidationRulesTest.lines(file("breaker: maybe\n", ""))).containsExactly(
-        "m.yaml:2:10: error: `breaker` must be `on`, `off` or a mapping, found `maybe` (hint:"
+        "m.yaml:2:10: error: `breaker` must be `on`, `off` or a mapping, found `maybe` ("
             + " for example {errors: 50%, min_attempts: 20, window: 1m, cooldown: 30s})");
     assertThat(ValidationRulesTest.lines(file("breaker: {errors: 0%}\n", "")))
         .containsExactly("m.yaml:2:19: error: `errors` in `breaker` must be a percentage above"
-            + " 0% and at most 100%, found `0%` (hint: for example `errors: 50%`)");
+            + " 0% and at most 100%, found `0%` (for example `errors: 50%`)");
     assertThat(ValidationRulesTest.lines(file("breaker: {errors: 0.5}\n", ""))).hasSize(1);
     assertThat(ValidationRulesTest.lines(file("breaker: {errors: 150%}\n", ""))).hasSize(1);
     assertThat(ValidationRulesTest.lines(file("breaker: {min_attempts: 0}\n", ""))).hasSize(1);
