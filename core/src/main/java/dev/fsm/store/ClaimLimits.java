@@ -51,6 +51,16 @@ public record ClaimLimits(Map<String, Integer> machines, Map<String, Map<String,
       this.limits = limits;
     }
 
+    /** True when the limits leave room for one more task of this machine and state. */
+    public boolean hasRoom(String machine, String state) {
+      Integer machineRoom = limits.machines.get(machine);
+      Map<String, Integer> ofMachine = limits.states.get(machine);
+      Integer stateRoom = ofMachine == null ? null : ofMachine.get(state);
+      return (machineRoom == null || machinesTaken.getOrDefault(machine, 0) < machineRoom)
+          && (stateRoom == null
+              || statesTaken.getOrDefault(machine + '\u0000' + state, 0) < stateRoom);
+    }
+
     /** True when the limits let this task start now; if so it is counted against them. */
     public boolean take(Task task) {
       Integer machineRoom = limits.machines.get(task.machine());

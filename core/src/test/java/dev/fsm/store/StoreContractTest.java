@@ -1111,4 +1111,41 @@ public abstract class StoreContractTest {
     assertThat(store.claim("r1", 10, T0.plusSeconds(60), LEASE, machineRoom("alpha", 0)))
         .extracting(Task::id).containsExactly("b1");
   }
+
+  @Test
+  void tasksFarBehindAFullMachinesAreClaimedAtOnce() {
+    List<Task> tasks = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      tasks.add(task(String.format("a%05d", i), "alpha", "s", TaskStatus.RUNNABLE,
+          T0.plusMillis(i)));
+    }
+    tasks.add(due("b1", "beta", "s", 10));
+    store.create(tasks);
+    assertThat(store.claim("r1", 4, T0.plusSeconds(20), LEASE, machineRoom("alpha", 0)))
+        .extracting(Task::id).containsExactly("b1");
+    assertThat(store.claim("r1", 2, T0.plusSeconds(20), LEASE, machineRoom("alpha", 1)))
+        .extracting(Task::id).containsExactly("a00000");
+  }
+
+  @Test
+  void limitsFollowATaskThatMovedStateOrCameBackFromAnEndedLease() {
+    store.create(List.of(due("t1", "alpha", "pay", 0), due("t2", "alpha", "pay", 1)));
+    ClaimLimits payFull = new ClaimLimits(Map.of(), Map.of("alpha", Map.of("pay", 0)));
+    ClaimLimits shipFull = new ClaimLimits(Map.of(), Map.of("alpha", Map.of("ship", 0)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(5), LEASE, payFull)).isEmpty();
+    Task t1 = store.claim("r1", 1, T0.plusSeconds(5), LEASE, shipFull).get(0);
+    assertThat(t1.id()).isEqualTo("t1");
+    store.record("r1", moved(t1, "ship", T0.plusSeconds(6), "r1", null));
+    // t1 is in `ship` now: held back by a full `ship`, while t2 waits in `pay`.
+    assertThat(store.claim("r1", 10, T0.plusSeconds(7), LEASE, shipFull))
+        .extracting(Task::id).containsExactly("t2");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(7), LEASE, payFull))
+        .extracting(Task::id).containsExactly("t1");
+    // Both leases end unrenewed: each is back in its group, claimable under the other's limit.
+    Instant later = T0.plusSeconds(7).plus(LEASE).plusSeconds(1);
+    assertThat(store.claim("r2", 10, later, LEASE, payFull))
+        .extracting(Task::id).containsExactly("t1");
+    assertThat(store.claim("r2", 10, later, LEASE, shipFull))
+        .extracting(Task::id).containsExactly("t2");
+  }
 }

@@ -43,6 +43,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -175,8 +176,10 @@ public final class EmbeddedStore implements Store {
       Lease granted = new Lease(owner, now.plus(lease));
       List<Task> held = new ArrayList<>();
       // Only a caller whose clock went back behind a lease an earlier claim saw end skips one.
-      for (Task t : index.claimable(max, now,
-          t -> leases.attach(t).claimableAt(now) && budget.take(t))) {
+      Predicate<Task> free = t -> leases.attach(t).claimableAt(now);
+      List<Task> found = limits.none() ? index.claimable(max, now, free)
+          : index.claimable(max, now, budget, t -> free.test(t) && budget.take(t));
+      for (Task t : found) {
         index.unqueue(t);
         leases.set(t.id(), granted, index.historyLength(t.id()));
         held.add(t.withLease(granted));

@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.index;
 
+import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskPages;
@@ -361,6 +362,19 @@ public final class TaskIndex implements AutoCloseable {
       }
     }
     return found;
+  }
+
+  /**
+   * As {@link #claimable(int, Instant, Predicate)}, passing over the tasks {@code budget} has no
+   * room for without reading them ({@link GroupHeads}); {@code claimable} takes a task from the
+   * budget when it accepts it.
+   */
+  public List<Task> claimable(int max, Instant now, ClaimLimits.Budget budget,
+      Predicate<Task> claimable) {
+    if (max <= 0) {
+      return new ArrayList<>();
+    }
+    return queues.heads(this::get).claimable(max, now, budget, claimable, this::get);
   }
 
   /** Takes a task out of the due queue, if it is scheduled, as a new lease holds it out. */
