@@ -9,7 +9,11 @@ import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,14 +33,19 @@ final class RunLimits {
   private final Store store;
   private final MachineLibrary machines;
   private final RunListener listener;
+  private final Clock clock;
+  /** Histories read per machine to seed its breaker. */
+  static final int SEEDED_TASKS = 2_000;
+
   private final Map<String, Rules> rules = new ConcurrentHashMap<>();
   private final Map<String, Integer> running = new HashMap<>();
   private final Map<String, Map<String, Integer>> runningInState = new HashMap<>();
 
-  RunLimits(Store store, MachineLibrary machines, RunListener listener) {
+  RunLimits(Store store, MachineLibrary machines, RunListener listener, Clock clock) {
     this.store = store;
     this.machines = machines;
     this.listener = listener;
+    this.clock = clock;
   }
 
   /** Reads the rules of every machine with tasks; again when new work may bring new machines. */
@@ -120,6 +129,46 @@ final class RunLimits {
     return out;
   }
 
+  /**
+   * The breaker as the attempts in its window left it, replayed from the histories of the
+   * machine's newest {@value #SEEDED_TASKS} tasks: so a runner restarted while it was open keeps
+   * it open (with the cooldown its failed probes doubled) instead of trying every task again.
+   */
+  private Breaker seeded(Machine m, Breaker breaker) {
+    Instant now = clock.instant();
+    Instant from = now.minus(m.breaker().window()).minus(m.breaker().cooldown()
+        .multipliedBy(dev.fsm.model.BreakerPolicy.MAX_COOLDOWN_FACTOR));
+    List<Transition> ended = new ArrayList<>();
+    try {
+      NewestHistories.read(store, m.name(), SEEDED_TASKS, history -> {
+        for (Transition t : history) {
+          if (!t.time().isBefore(from) && !t.time().isAfter(now)
+              && AttemptResult.of(t, m.states().get(t.from())) != AttemptResult.NONE) {
+            ended.add(t);
+          }
+        }
+        return true;
+      });
+    } catch (RuntimeException e) {
+      listener.problem("could not read the recent attempts of machine `" + m.name()
+          + "`, so its breaker starts closed: " + e.getMessage());
+      return breaker;
+    }
+    ended.sort(Comparator.comparing(Transition::time));
+    int n = 0;
+    for (Transition t : ended) {
+      // Each replayed attempt starts as it ends: half-open, it is the probe, as it was.
+      String id = "seed-" + n++;
+      breaker.started(id, t.time());
+      breaker.ended(id, AttemptErrors.isError(t), t.time());
+    }
+    Breaker.Status status = breaker.status(now);
+    if (status.phase() == Breaker.Phase.OPEN) {
+      listener.breaker(m.name(), new Breaker.Change(status, true, false));
+    }
+    return breaker;
+  }
+
   private State stateOf(Task task) {
     try {
       return machines.machine(task.machine(), task.version()).state(task.state()).orElse(null);
@@ -142,7 +191,7 @@ final class RunLimits {
         }
       });
       return new Rules(m.concurrency(), stateCaps,
-          m.breaker() == null ? null : new Breaker(m.breaker()));
+          m.breaker() == null ? null : seeded(m, new Breaker(m.breaker())));
     } catch (FsmException e) {
       return new Rules(null, Map.of(), null);
     }

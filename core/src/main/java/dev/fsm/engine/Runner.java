@@ -65,7 +65,7 @@ public final class Runner implements OperatorListener {
     // Seeded from the store, so adaptive timeouts survive a restart instead of starting over.
     Timeouts timeouts = new Timeouts(RecentSuccesses.seed(store, this.listener));
     this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner());
-    this.limits = new RunLimits(store, machines, this.listener);
+    this.limits = new RunLimits(store, machines, this.listener, clock);
   }
 
   /** The circuit breakers of the machines this runner has seen, by machine name. */

@@ -83,8 +83,12 @@ class RunnerLimitsTest {
   }
 
   private Runner runner(int workers) {
+    return runner(workers, RunnerOptions.Mode.UNTIL_IDLE);
+  }
+
+  private Runner runner(int workers, RunnerOptions.Mode mode) {
     Runner runner = new Runner(store, machines, counting,
-        RunnerOptions.of(workers, RunnerOptions.Mode.UNTIL_IDLE, "runner:test"),
+        RunnerOptions.of(workers, mode, "runner:test"),
         Clock.systemUTC(), new RunListener() {
           @Override
           public void problem(String message) {
@@ -152,8 +156,8 @@ class RunnerLimitsTest {
     start("""
         machine: m
         states:
-          narrow: {run: builtin:sleep 20ms, concurrency: 2, on: {ok: wide}}
-          wide: {run: builtin:sleep 20ms, on: {ok: done}}
+          narrow: {run: builtin:sleep 10ms, concurrency: 2, on: {ok: wide}}
+          wide: {run: builtin:sleep 200ms, on: {ok: done}}
           done: {final: completed}
         """, 18);
     runner.run();
@@ -206,6 +210,35 @@ class RunnerLimitsTest {
     assertThat(shown.state()).isIn("open", "half-open");
     assertThat(shown.attempts()).isEqualTo(4);
     assertThat(shown.errorRate()).isEqualTo(1.0);
+  }
+
+  @Test
+  void aRunnerStartedWhileTheBreakerWasOpenKeepsItOpenFromTheHistory() throws Exception {
+    String yaml = """
+        machine: flaky
+        breaker: {errors: 50%, min_attempts: 4, window: 1m, cooldown: 1h}
+        states:
+          a:
+            run: builtin:fail down
+            retry: {max_errors: 2, window: 1h, backoff: 1ms}
+            on: {ok: done}
+          done: {final: completed}
+        """;
+    Runner first = runner(1);
+    start(yaml, 2);
+    first.run();
+    assertThat(breakerChanges).hasSize(1);
+    breakerChanges.clear();
+    // A new runner, as after a restart: a new task of the machine waits, the breaker open.
+    Runner again = runner(2, RunnerOptions.Mode.ONCE);
+    Task fresh = start(yaml, 1).get(0);
+    again.run();
+    assertThat(again.breakers().get("flaky").status(Clock.systemUTC().instant()).phase())
+        .isEqualTo(Breaker.Phase.OPEN);
+    assertThat(breakerChanges).singleElement().extracting(Breaker.Change::opened)
+        .isEqualTo(true);
+    assertThat(store.history(fresh.id())).isEmpty();
+    assertThat(store.get(fresh.id()).orElseThrow().attempt()).isZero();
   }
 
   private static List<Task> concat(List<Task> a, List<Task> b) {
