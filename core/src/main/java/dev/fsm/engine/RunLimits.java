@@ -15,9 +15,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -28,7 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class RunLimits {
 
   /** A machine's caps and breaker, from its newest version. */
-  private record Rules(Integer cap, Map<String, Integer> stateCaps, Breaker breaker) {}
+  private record Rules(String version, Integer cap, Map<String, Integer> stateCaps,
+      Breaker breaker) {}
 
   private final Store store;
   private final MachineLibrary machines;
@@ -48,11 +51,29 @@ final class RunLimits {
     this.clock = clock;
   }
 
-  /** Reads the rules of every machine with tasks; again when new work may bring new machines. */
+  /**
+   * Reads the rules of every machine with tasks, and again those of a machine with a newer
+   * version (new work may bring either); a breaker whose settings did not change is kept.
+   */
   void refresh() {
-    for (TaskCount c : store.counts()) {
-      rules.computeIfAbsent(c.machine(), this::read);
+    Set<String> names = new HashSet<>();
+    store.counts().forEach(c -> names.add(c.machine()));
+    for (String name : names) {
+      Rules known = rules.get(name);
+      if (known == null || !known.version().equals(newest(name))) {
+        Rules fresh = read(name);
+        if (known != null && known.breaker() != null && fresh.breaker() != null
+            && known.breaker().policy().equals(fresh.breaker().policy())) {
+          fresh = new Rules(fresh.version(), fresh.cap(), fresh.stateCaps(), known.breaker());
+        }
+        rules.put(name, fresh);
+      }
     }
+  }
+
+  private String newest(String name) {
+    List<MachineVersion> versions = store.versions(name);
+    return versions.isEmpty() ? "" : versions.get(versions.size() - 1).version();
   }
 
   /** What the next claim may start. */
@@ -178,22 +199,22 @@ final class RunLimits {
   }
 
   private Rules read(String name) {
-    List<MachineVersion> versions = store.versions(name);
-    if (versions.isEmpty()) {
-      return new Rules(null, Map.of(), null);
+    String version = newest(name);
+    if (version.isEmpty()) {
+      return new Rules(version, null, Map.of(), null);
     }
     try {
-      Machine m = machines.machine(name, versions.get(versions.size() - 1).version());
+      Machine m = machines.machine(name, version);
       Map<String, Integer> stateCaps = new HashMap<>();
       m.states().values().forEach(s -> {
         if (s.concurrency() != null) {
           stateCaps.put(s.name(), s.concurrency());
         }
       });
-      return new Rules(m.concurrency(), stateCaps,
+      return new Rules(version, m.concurrency(), stateCaps,
           m.breaker() == null ? null : seeded(m, new Breaker(m.breaker())));
     } catch (FsmException e) {
-      return new Rules(null, Map.of(), null);
+      return new Rules(version, null, Map.of(), null);
     }
   }
 }
