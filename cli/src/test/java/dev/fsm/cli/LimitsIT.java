@@ -161,6 +161,16 @@ class LimitsIT {
       again.terminate();
       assertThat(again.awaitExit(Duration.ofSeconds(30))).isZero();
     }
+    // Every run of the program is one attempt in a history, and nothing else is: waiting
+    // behind the open breaker spent no retry and recorded no error.
+    int attempts = 0;
+    for (JsonNode t : json("ls")) {
+      for (JsonNode e : json("history", t.get("id").asText())) {
+        String event = e.get("event").asText();
+        attempts += event.equals("error") || event.equals("ok") ? 1 : 0;
+      }
+    }
+    assertThat(Files.readAllLines(dir.resolve("machines/flaky-runs.txt"))).hasSize(attempts);
   }
 
   @Test

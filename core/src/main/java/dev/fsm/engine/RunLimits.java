@@ -1,6 +1,7 @@
 package dev.fsm.engine;
 
 import dev.fsm.FsmException;
+import dev.fsm.model.BreakerPolicy;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;
 import dev.fsm.store.ClaimLimits;
@@ -158,7 +159,7 @@ final class RunLimits {
   private Breaker seeded(Machine m, Breaker breaker) {
     Instant now = clock.instant();
     Instant from = now.minus(m.breaker().window()).minus(m.breaker().cooldown()
-        .multipliedBy(dev.fsm.model.BreakerPolicy.MAX_COOLDOWN_FACTOR));
+        .multipliedBy(BreakerPolicy.MAX_COOLDOWN_FACTOR));
     List<Transition> ended = new ArrayList<>();
     try {
       NewestHistories.read(store, m.name(), SEEDED_TASKS, history -> {

@@ -63,20 +63,11 @@ public record ClaimLimits(Map<String, Integer> machines, Map<String, Map<String,
 
     /** True when the limits let this task start now; if so it is counted against them. */
     public boolean take(Task task) {
-      Integer machineRoom = limits.machines.get(task.machine());
-      Map<String, Integer> ofMachine = limits.states.get(task.machine());
-      Integer stateRoom = ofMachine == null ? null : ofMachine.get(task.state());
-      String stateKey = task.machine() + '\u0000' + task.state();
-      if (machineRoom != null && machinesTaken.getOrDefault(task.machine(), 0) >= machineRoom
-          || stateRoom != null && statesTaken.getOrDefault(stateKey, 0) >= stateRoom) {
+      if (!hasRoom(task.machine(), task.state())) {
         return false;
       }
-      if (machineRoom != null) {
-        machinesTaken.merge(task.machine(), 1, Integer::sum);
-      }
-      if (stateRoom != null) {
-        statesTaken.merge(stateKey, 1, Integer::sum);
-      }
+      machinesTaken.merge(task.machine(), 1, Integer::sum);
+      statesTaken.merge(task.machine() + '\u0000' + task.state(), 1, Integer::sum);
       return true;
     }
   }

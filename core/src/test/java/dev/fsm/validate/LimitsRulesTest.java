@@ -92,8 +92,8 @@ class LimitsRulesTest {
   @Test
   void badBreakersAreErrors() {
     assertThat(ValidationRulesTest.lines(file("breaker: maybe\n", ""))).containsExactly(
-        "m.yaml:2:10: error: `breaker` must be `on`, `off` or a mapping, found `maybe` ("
-            + " for example {errors: 50%, min_attempts: 20, window: 1m, cooldown: 30s})");
+        "m.yaml:2:10: error: `breaker` must be `on`, `off` or a mapping, found `maybe` (for"
+            + " example {errors: 50%, min_attempts: 20, window: 1m, cooldown: 30s})");
     assertThat(ValidationRulesTest.lines(file("breaker: {errors: 0%}\n", "")))
         .containsExactly("m.yaml:2:19: error: `errors` in `breaker` must be a percentage above"
             + " 0% and at most 100%, found `0%` (for example `errors: 50%`)");
