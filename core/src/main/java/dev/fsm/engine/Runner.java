@@ -214,9 +214,12 @@ public final class Runner implements OperatorListener {
         return;
       }
       if (heldBack && next.isPresent() && !next.get().isAfter(clock.instant())) {
-        // What is due is held back by a cap or a breaker: an attempt ending (which wakes this
-        // loop), new work, or a breaker's cooldown ending is what can change that.
-        next = limits.nextChange(clock.instant());
+        // What is due now is held back by a cap or a breaker: wait for what the limits let
+        // start, or for a breaker's cooldown to end; an attempt ending or new work wakes the
+        // loop before either.
+        Instant now = clock.instant();
+        next = earliest(store.nextDue(limits.limits(now)).filter(t -> t.isAfter(now)),
+            limits.nextChange(now));
       }
       Duration wait = options.maxIdleWait();
       if (next.isPresent()) {
@@ -225,6 +228,10 @@ public final class Runner implements OperatorListener {
       }
       sleep(wait);
     }
+  }
+
+  private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
+    return a.isEmpty() ? b : b.isEmpty() || a.get().isBefore(b.get()) ? a : b;
   }
 
   private void dispatch(Task task, ExecutorService workers, ScheduledExecutorService timers,

@@ -103,6 +103,12 @@ public interface Store extends AutoCloseable {
    */
   Optional<Instant> nextDue();
 
+  /**
+   * As {@link #nextDue()}, leaving out due tasks that {@code limits} leave no room for: what a
+   * runner whose caps are full waits for, instead of the held-back tasks it cannot start.
+   */
+  Optional<Instant> nextDue(ClaimLimits limits);
+
   /** Task counts per machine, state and status; combinations with no tasks are left out. */
   List<TaskCount> counts();
 

@@ -1148,4 +1148,17 @@ public abstract class StoreContractTest {
     assertThat(store.claim("r2", 10, later, LEASE, shipFull))
         .extracting(Task::id).containsExactly("t2");
   }
+
+  @Test
+  void nextDueWithLimitsLeavesOutWhatTheyHoldBack() {
+    store.create(List.of(due("a1", "alpha", "pay", 0), due("a2", "alpha", "ship", 30),
+        due("b1", "beta", "pay", 60)));
+    assertThat(store.nextDue(ClaimLimits.NONE)).contains(T0);
+    assertThat(store.nextDue(machineRoom("alpha", 0))).contains(T0.plusSeconds(60));
+    assertThat(store.nextDue(new ClaimLimits(Map.of(), Map.of("alpha", Map.of("pay", 0)))))
+        .contains(T0.plusSeconds(30));
+    assertThat(store.nextDue(new ClaimLimits(Map.of("alpha", 0, "beta", 0), Map.of())))
+        .isEmpty();
+    assertThat(store.nextDue()).contains(T0);
+  }
 }

@@ -301,8 +301,14 @@ public final class EmbeddedStore implements Store {
 
   @Override
   public Optional<Instant> nextDue() {
+    return nextDue(ClaimLimits.NONE);
+  }
+
+  @Override
+  public Optional<Instant> nextDue(ClaimLimits limits) {
     return gate.locked(() -> {
-      Instant due = index.nextDue().orElse(null);
+      Instant due = (limits.none() ? index.nextDue() : index.nextDue(limits.budget()))
+          .orElse(null);
       Instant leaseEnd = leases.nextEnd();
       return Optional.ofNullable(due == null || (leaseEnd != null && leaseEnd.isBefore(due))
           ? leaseEnd : due);

@@ -244,9 +244,22 @@ public final class InMemoryStore implements Store {
 
   @Override
   public Optional<Instant> nextDue() {
+    return nextDue(ClaimLimits.NONE);
+  }
+
+  @Override
+  public Optional<Instant> nextDue(ClaimLimits limits) {
+    ClaimLimits.Budget budget = limits.budget();
     synchronized (lock) {
       ensureOpen();
-      Instant due = dueQueue.isEmpty() ? null : dueQueue.first().at();
+      Instant due = null;
+      for (Slot slot : dueQueue) {
+        Task t = tasks.get(slot.id());
+        if (budget.hasRoom(t.machine(), t.state())) {
+          due = slot.at();
+          break;
+        }
+      }
       Instant lease = leaseQueue.isEmpty() ? null : leaseQueue.first().at();
       if (due == null || (lease != null && lease.isBefore(due))) {
         due = lease;

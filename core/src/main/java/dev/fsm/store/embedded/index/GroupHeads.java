@@ -55,6 +55,20 @@ final class GroupHeads {
     }
   }
 
+  /** The first due time among the groups {@code budget} has room for, or null. */
+  Instant first(ClaimLimits.Budget budget) {
+    byte[] first = null;
+    for (Map.Entry<String, NavigableSet<byte[]>> e : groups.entrySet()) {
+      int cut = e.getKey().indexOf('\u0000');
+      byte[] head = e.getValue().first();
+      if ((first == null || Arrays.compareUnsigned(head, first) < 0)
+          && budget.hasRoom(e.getKey().substring(0, cut), e.getKey().substring(cut + 1))) {
+        first = head;
+      }
+    }
+    return first == null ? null : IndexKeys.slotTime(first);
+  }
+
   /** One group's walk: its next slot, and the rest. */
   private record Head(String machine, String state, byte[] slot, Iterator<byte[]> rest) {}
 
