@@ -7,7 +7,6 @@ import dev.fsm.model.State;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
-import dev.fsm.store.TaskCount;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -34,12 +33,13 @@ final class RunLimits {
   private record Rules(String version, Integer cap, Map<String, Integer> stateCaps,
       Breaker breaker) {}
 
+  /** Histories read per machine to seed its breaker. */
+  static final int SEEDED_TASKS = 2_000;
+
   private final Store store;
   private final MachineLibrary machines;
   private final RunListener listener;
   private final Clock clock;
-  /** Histories read per machine to seed its breaker. */
-  static final int SEEDED_TASKS = 2_000;
 
   private final Map<String, Rules> rules = new ConcurrentHashMap<>();
   private final Map<String, Integer> running = new HashMap<>();
