@@ -281,7 +281,8 @@ class TaskVerbsIT {
     assertThat(machines.outLines().get(2)).startsWith("order ");
     JsonNode listed = json("machines");
     assertThat(listed.get(0).fieldNames()).toIterable().containsExactly("machine", "file",
-        "versions", "tasks");
+        "versions", "tasks", "breaker");
+    assertThat(listed.get(0).get("breaker").isNull()).as("approval has no breaker").isTrue();
     assertThat(listed.get(0).get("versions").get(0).fieldNames()).toIterable()
         .containsExactly("number", "id", "registered");
     assertThat(listed.get(0).get("tasks").get("paused").asLong()).isEqualTo(1);
@@ -294,7 +295,7 @@ class TaskVerbsIT {
         "approval +review +1 waiting, 1 paused +0 +- +- +- +0.0% +-");
     JsonNode states = json("stats");
     assertThat(states.get(0).fieldNames()).toIterable().containsExactly("machine", "state",
-        "counts", "samples", "p50_ms", "p95_ms", "p99_ms", "error_rate", "timeout");
+        "counts", "samples", "p50_ms", "p95_ms", "p99_ms", "error_rate", "timeout", "breaker");
     assertThat(states.get(0).get("counts").get("waiting").asLong()).isEqualTo(1);
     assertThat(states.get(0).get("counts").get("runnable").asLong()).isZero();
     assertThat(fsm("stats", "nope").exit()).isEqualTo(1);

@@ -1,5 +1,6 @@
 package dev.fsm.control;
 
+import dev.fsm.control.wire.Breakers;
 import dev.fsm.control.wire.Counts;
 import dev.fsm.control.wire.Get;
 import dev.fsm.control.wire.Hello;
@@ -16,6 +17,7 @@ import dev.fsm.control.wire.Stats;
 import dev.fsm.control.wire.Versions;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
@@ -131,6 +133,11 @@ public final class SocketControl implements Operations {
   @Override
   public List<String> machineNames() {
     return call(new MachineNames());
+  }
+
+  @Override
+  public List<MachineBreaker> breakers() {
+    return call(new Breakers());
   }
 
   /** One request and its answer; a failed connection becomes the exception to throw. */

@@ -13,7 +13,7 @@ enum AttemptResult {
 
   /** The action ended with an event: its duration is a success sample. */
   SUCCEEDED,
-  /** The action failed or timed out. */
+  /** The action failed or timed out: an error as {@link AttemptErrors} defines it. */
   FAILED,
   /** The action asked to sleep: an attempt, but neither a success nor an error. */
   SLEPT,
@@ -32,8 +32,7 @@ enum AttemptResult {
         || !(from.behavior() instanceof Behavior.Run)) {
       return NONE;
     }
-    if (entry.event().equals(State.ERROR) || entry.event().equals(State.TIMEOUT)
-        || entry.event().equals(State.EXHAUSTED)) {
+    if (AttemptErrors.isError(entry)) {
       return FAILED;
     }
     return entry.event().equals("sleep") ? SLEPT : SUCCEEDED;

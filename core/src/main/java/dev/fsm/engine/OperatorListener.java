@@ -2,6 +2,7 @@ package dev.fsm.engine;
 
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
+import java.util.Optional;
 
 /** Hears what operators did, so a runner in the same process can act at once. */
 public interface OperatorListener {
@@ -10,6 +11,11 @@ public interface OperatorListener {
 
   /** Tasks became runnable (started, signalled); a waiting runner should claim now. */
   void workArrived();
+
+  /** The circuit breaker a runner in this process keeps for the machine, if any. */
+  default Optional<Breaker> breaker(String machine) {
+    return Optional.empty();
+  }
 
   /** A listener that does nothing. */
   OperatorListener NONE = new OperatorListener() {

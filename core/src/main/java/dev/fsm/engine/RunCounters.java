@@ -12,7 +12,7 @@ public final class RunCounters {
     return transitions.get();
   }
 
-  /** Errors recorded in their state: retries, failures, faults. */
+  /** Errors as {@link AttemptErrors} defines them: retried, routed by an edge, or failing. */
   public long errors() {
     return errors.get();
   }

@@ -11,6 +11,9 @@ public interface RunListener {
   /** An attempt's outcome was dropped: its lease was lost or an operator's command came first. */
   default void discarded(String taskId, String why) {}
 
+  /** A machine's circuit breaker opened (again) or closed. */
+  default void breaker(String machine, Breaker.Change change) {}
+
   /** Something went wrong that is not a task's own error; the runner carries on. */
   default void problem(String message) {}
 

@@ -3,12 +3,11 @@ package dev.fsm.engine;
 import dev.fsm.FsmException;
 import dev.fsm.action.ActionRunner;
 import dev.fsm.action.Attempt;
-import dev.fsm.model.State;
+import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.Store;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
-import dev.fsm.task.Transition;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +41,9 @@ public final class Runner implements OperatorListener {
   private final AtomicInteger busy = new AtomicInteger();
   private final Object wake = new Object();
   private final AttemptWork work;
+  private final RunLimits limits;
   private boolean woken;
+  private volatile boolean refreshLimits = true;
   private volatile boolean stopping;
   private volatile boolean stopNow;
 
@@ -62,6 +63,12 @@ public final class Runner implements OperatorListener {
     // Seeded from the store, so adaptive timeouts survive a restart instead of starting over.
     Timeouts timeouts = new Timeouts(RecentSuccesses.seed(store, this.listener));
     this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner());
+    this.limits = new RunLimits(store, machines, this.listener, clock);
+  }
+
+  /** The circuit breakers of the machines this runner has seen, by machine name. */
+  public Map<String, Breaker> breakers() {
+    return limits.breakers();
   }
 
   /** Counters for a live summary line. */
@@ -99,17 +106,14 @@ public final class Runner implements OperatorListener {
   }
 
   /**
-   * The listener, after counting what is recorded: an entry that records an error in its state
-   * (a retry, a failure, a fault) or ends its retries along an {@code exhausted} edge is an
-   * error; every other one is a transition.
+   * The listener, after counting what is recorded: an error as {@link AttemptErrors} defines it
+   * (retried, routed by an edge, or failing the task), or else a transition.
    */
   private static RunListener counting(RunListener listener, RunCounters counters) {
     return new RunListener() {
       @Override
       public void recorded(Change change) {
-        Transition e = change.entry();
-        boolean error = e.event().equals(State.ERROR) && e.from().equals(e.to())
-            || e.event().equals(State.EXHAUSTED);
+        boolean error = AttemptErrors.isError(change.entry());
         (error ? counters.errors : counters.transitions).incrementAndGet();
         listener.recorded(change);
       }
@@ -117,6 +121,11 @@ public final class Runner implements OperatorListener {
       @Override
       public void discarded(String taskId, String why) {
         listener.discarded(taskId, why);
+      }
+
+      @Override
+      public void breaker(String machine, Breaker.Change change) {
+        listener.breaker(machine, change);
       }
 
       @Override
@@ -158,7 +167,13 @@ public final class Runner implements OperatorListener {
   }
 
   @Override
+  public Optional<Breaker> breaker(String machine) {
+    return Optional.ofNullable(limits.breakers().get(machine));
+  }
+
+  @Override
   public void workArrived() {
+    refreshLimits = true;
     wake();
   }
 
@@ -167,15 +182,24 @@ public final class Runner implements OperatorListener {
     Instant passStart = clock.instant();
     while (!stopping) {
       int free = options.workers() - busy.get();
+      // True when limits held due tasks back: their due time then says nothing new.
+      boolean heldBack = false;
       if (free > 0) {
+        if (refreshLimits) {
+          refreshLimits = false;
+          limits.refresh();
+        }
         Instant now = options.mode() == RunnerOptions.Mode.ONCE ? passStart : clock.instant();
-        List<Task> claimed = store.claim(options.owner(), free, now, options.lease());
+        ClaimLimits room = limits.limits(clock.instant());
+        List<Task> claimed = store.claim(options.owner(), free, now, options.lease(), room);
         for (Task task : claimed) {
+          limits.started(task, clock.instant());
           dispatch(task, workers, timers, completer);
         }
         if (!claimed.isEmpty()) {
           continue;
         }
+        heldBack = room.anyFull();
       }
       // In this order: a worker's last step is leaving `busy`, after its outcome was recorded
       // and left `inFlight`; so with both empty nothing is on its way, and the store is settled.
@@ -188,6 +212,14 @@ public final class Runner implements OperatorListener {
       if (options.mode() == RunnerOptions.Mode.UNTIL_IDLE && nothingHeld && next.isEmpty()) {
         return;
       }
+      if (heldBack && next.isPresent() && !next.get().isAfter(clock.instant())) {
+        // What is due now is held back by a cap or a breaker: wait for what the limits let
+        // start, or for a breaker's cooldown to end; an attempt ending or new work wakes the
+        // loop before either.
+        Instant now = clock.instant();
+        next = earliest(store.nextDue(limits.limits(now)).filter(t -> t.isAfter(now)),
+            limits.nextChange(now));
+      }
       Duration wait = options.maxIdleWait();
       if (next.isPresent()) {
         Duration untilDue = Duration.between(clock.instant(), next.get());
@@ -197,14 +229,19 @@ public final class Runner implements OperatorListener {
     }
   }
 
+  private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
+    return a.isEmpty() ? b : b.isEmpty() || a.get().isBefore(b.get()) ? a : b;
+  }
+
   private void dispatch(Task task, ExecutorService workers, ScheduledExecutorService timers,
       Completer completer) {
     InFlight f = new InFlight();
     inFlight.put(task.id(), f);
     busy.incrementAndGet();
     workers.execute(() -> {
+      Optional<Change> change = Optional.empty();
       try {
-        Optional<Change> change = work.attempt(task, f, timers, () -> stopNow);
+        change = work.attempt(task, f, timers, () -> stopNow);
         if (change.isPresent() && !stopNow) {
           completer.submit(change.get(), () -> settled(task.id()));
         } else {
@@ -221,6 +258,7 @@ public final class Runner implements OperatorListener {
         listener.problem("task `" + task.id() + "`: internal error: " + e);
         settled(task.id());
       } finally {
+        limits.ended(task, change, clock.instant());
         busy.decrementAndGet();
         wake();
       }

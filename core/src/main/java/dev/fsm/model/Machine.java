@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param upgrade what happens to unfinished tasks when a new version is registered
  * @param states every state, in the order the file lists them
  * @param file the definition file; relative program paths resolve against its folder
+ * @param concurrency at most this many attempts of the machine run at once; null: no cap
+ * @param breaker the circuit breaker; null: none
  */
 public record Machine(
     String name,
@@ -23,10 +25,18 @@ public record Machine(
     String initial,
     UpgradeStrategy upgrade,
     Map<String, State> states,
-    Path file) {
+    Path file,
+    Integer concurrency,
+    BreakerPolicy breaker) {
 
   public Machine {
     states = Collections.unmodifiableMap(new LinkedHashMap<>(states));
+  }
+
+  /** A machine with no concurrency cap and no breaker. */
+  public Machine(String name, String description, String initial, UpgradeStrategy upgrade,
+      Map<String, State> states, Path file) {
+    this(name, description, initial, upgrade, states, file, null, null);
   }
 
   /** The state with this name, if the machine has one. */

@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param timeout how long one attempt of the state's action may take
  * @param retry how errors in this state are retried
  * @param on event name to next state name, in file order
+ * @param concurrency at most this many attempts of this state run at once; null: no cap of its
+ *     own (never inherited through {@code defaults})
  */
 public record State(
     String name,
@@ -21,7 +23,8 @@ public record State(
     Behavior behavior,
     Timeout timeout,
     RetryPolicy retry,
-    Map<String, String> on) {
+    Map<String, String> on,
+    Integer concurrency) {
 
   /** The event a wait state fires, and a successful program's default event. */
   public static final String OK = "ok";
@@ -34,6 +37,12 @@ public record State(
 
   public State {
     on = Collections.unmodifiableMap(new LinkedHashMap<>(on));
+  }
+
+  /** A state with no concurrency cap of its own. */
+  public State(String name, String description, Behavior behavior, Timeout timeout,
+      RetryPolicy retry, Map<String, String> on) {
+    this(name, description, behavior, timeout, retry, on, null);
   }
 
   /** The state this event leads to, if the state has an edge for it. */

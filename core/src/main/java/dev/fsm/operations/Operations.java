@@ -114,6 +114,13 @@ public interface Operations extends AutoCloseable {
   /** The names of every machine that has a registered version. */
   List<String> machineNames();
 
+  /**
+   * Every machine's circuit breaker (SPEC section 4), in {@link #machineNames} order: as the
+   * runner that owns the store sees it, else {@code closed} (no runner counts attempts), or
+   * {@code -} for a machine whose newest version has no breaker.
+   */
+  List<MachineBreaker> breakers();
+
   /** Where commands go: "local" (this process opened the store) or the runner's pid. */
   String via();
 

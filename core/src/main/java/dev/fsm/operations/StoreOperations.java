@@ -1,6 +1,7 @@
 package dev.fsm.operations;
 
 import dev.fsm.FsmException;
+import dev.fsm.engine.Breaker;
 import dev.fsm.engine.Contexts;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;
@@ -262,6 +263,36 @@ public final class StoreOperations implements Operations {
     store.counts().forEach(c -> names.add(c.machine()));
     names.addAll(machines.registered(List.copyOf(machines.folderMachines().keySet())));
     return List.copyOf(names);
+  }
+
+  @Override
+  public List<MachineBreaker> breakers() {
+    Instant now = clock.instant();
+    List<MachineBreaker> out = new ArrayList<>();
+    for (String name : machineNames()) {
+      Optional<Breaker> running = listener.breaker(name);
+      if (running.isPresent()) {
+        Breaker.Status s = running.get().status(now);
+        out.add(new MachineBreaker(name, s.phase().word(), s.errorRate(), s.attempts(),
+            s.until()));
+      } else {
+        out.add(hasBreaker(name) ? MachineBreaker.closed(name) : MachineBreaker.none(name));
+      }
+    }
+    return out;
+  }
+
+  /** True when the machine's newest version has a breaker. */
+  private boolean hasBreaker(String name) {
+    List<MachineVersion> versions = store.versions(name);
+    if (versions.isEmpty()) {
+      return false;
+    }
+    try {
+      return machines.machine(name, versions.get(versions.size() - 1).version()).breaker() != null;
+    } catch (FsmException e) {
+      return false;
+    }
   }
 
   @Override

@@ -32,7 +32,16 @@ public interface Store extends AutoCloseable {
    * on disk when the method returns: a lease lost in a crash only makes the task claimable again,
    * which the crash allows anyway; the owner's next recorded change makes it durable.
    */
-  List<Task> claim(String owner, int max, Instant now, Duration lease);
+  default List<Task> claim(String owner, int max, Instant now, Duration lease) {
+    return claim(owner, max, now, lease, ClaimLimits.NONE);
+  }
+
+  /**
+   * As {@link #claim(String, int, Instant, Duration)}, passing over due tasks that {@code limits}
+   * leave no room for (a {@code concurrency:} cap, an open circuit breaker): they stay due, in
+   * their place, and are claimed once a later call has room for them.
+   */
+  List<Task> claim(String owner, int max, Instant now, Duration lease, ClaimLimits limits);
 
   /**
    * Extends {@code owner}'s leases on these tasks until {@code until}.
@@ -93,6 +102,12 @@ public interface Store extends AutoCloseable {
    * a signal). A runner sleeps until then instead of polling.
    */
   Optional<Instant> nextDue();
+
+  /**
+   * As {@link #nextDue()}, leaving out due tasks that {@code limits} leave no room for: what a
+   * runner whose caps are full waits for, instead of the held-back tasks it cannot start.
+   */
+  Optional<Instant> nextDue(ClaimLimits limits);
 
   /** Task counts per machine, state and status; combinations with no tasks are left out. */
   List<TaskCount> counts();

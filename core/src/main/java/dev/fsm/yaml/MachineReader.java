@@ -2,6 +2,7 @@ package dev.fsm.yaml;
 
 import dev.fsm.diagnostic.DidYouMean;
 import dev.fsm.diagnostic.Problems;
+import dev.fsm.model.BreakerPolicy;
 import dev.fsm.model.Machine;
 import dev.fsm.model.RetryPolicy;
 import dev.fsm.model.State;
@@ -25,7 +26,8 @@ public final class MachineReader {
 
 
   static final List<String> KEYS =
-      List.of("machine", "description", "initial", "upgrade", "defaults", "states");
+      List.of("machine", "description", "initial", "upgrade", "defaults", "states",
+          "concurrency", "breaker");
   static final List<String> DEFAULTS_KEYS = List.of("timeout", "retry");
 
   private final Problems problems;
@@ -67,6 +69,10 @@ public final class MachineReader {
         .flatMap(e -> Scalars.text(e.value(), problems, "`description`")).orElse("");
     UpgradeStrategy upgrade = top.get("upgrade").flatMap(this::upgrade)
         .orElse(UpgradeStrategy.CONTINUE);
+    Integer concurrency = top.get("concurrency").flatMap(e -> LimitsReader.concurrency(e.value(),
+        problems, "at the top level")).orElse(null);
+    BreakerPolicy breaker = top.get("breaker").flatMap(e -> LimitsReader.breaker(e.value(),
+        problems)).orElse(null);
 
     Timeout timeout = Timeout.DEFAULT;
     RetryPolicy retry = RetryPolicy.DEFAULT;
@@ -75,7 +81,11 @@ public final class MachineReader {
             .map(n -> Mapping.of(n, problems, "in `defaults`")));
     if (defaults.isPresent()) {
       Mapping d = defaults.get();
-      d.rejectUnknown(DEFAULTS_KEYS, problems, "in `defaults`");
+      // `concurrency` gets its own message below, not "unknown key".
+      d.rejectUnknown(List.of("timeout", "retry", "concurrency"), problems, "in `defaults`");
+      d.get("concurrency").ifPresent(e -> problems.error(e.keyAt(), "`concurrency` is not"
+          + " inherited through `defaults`", "set it on the machine (all its attempts) or on"
+          + " a state (that state's attempts)"));
       timeout = d.get("timeout").flatMap(e -> PolicyReader.timeout(e.value(), problems,
           "in `defaults`")).orElse(timeout);
       retry = d.get("retry").map(e -> PolicyReader.retry(e.value(), problems, "in `defaults`")
@@ -106,7 +116,23 @@ public final class MachineReader {
         sources.damage("initial");
       }
     }
-    return Optional.of(new Machine(name, description, initial, upgrade, states, problems.file()));
+    if (concurrency != null) {
+      warnAboveMachineCap(concurrency, states);
+    }
+    return Optional.of(new Machine(name, description, initial, upgrade, states, problems.file(),
+        concurrency, breaker));
+  }
+
+  /** A state cap above the machine's can never be reached: the machine's binds first. */
+  private void warnAboveMachineCap(int machineCap, Map<String, State> states) {
+    for (State s : states.values()) {
+      if (s.concurrency() != null && s.concurrency() > machineCap) {
+        String key = SourceMap.stateKey(s.name(), "concurrency");
+        problems.warning(sources.at(key), "`concurrency: " + s.concurrency() + "` in state `" + s.name()
+                + "` is above the machine's `concurrency: " + machineCap + "`, so it never"
+                + " binds", "lower it to at most " + machineCap + ", or remove it");
+      }
+    }
   }
 
   private Map<String, State> states(Mapping.Entry entry, StateReader reader) {

@@ -21,7 +21,7 @@ import org.yaml.snakeyaml.nodes.Node;
 final class StateReader {
 
   static final List<String> KEYS =
-      List.of("description", "run", "wait", "on", "timeout", "retry", "final");
+      List.of("description", "run", "wait", "on", "timeout", "retry", "final", "concurrency");
   private static final List<String> OUTCOMES = List.of("completed", "failed");
 
   private final Problems problems;
@@ -61,20 +61,24 @@ final class StateReader {
     RetryPolicy retry = m.get("retry")
         .map(e -> PolicyReader.retry(e.value(), problems, where).over(defaultRetry))
         .orElse(defaultRetry);
+    m.get("concurrency").ifPresent(e -> sources.put(SourceMap.stateKey(name, "concurrency"),
+        e.keyAt()));
+    Integer concurrency = m.get("concurrency")
+        .flatMap(e -> LimitsReader.concurrency(e.value(), problems, where)).orElse(null);
     if (!(behavior instanceof Behavior.Run) && !(behavior instanceof Behavior.Final)) {
-      for (String key : List.of("timeout", "retry")) {
+      for (String key : List.of("timeout", "retry", "concurrency")) {
         m.get(key).ifPresent(e -> problems.warning(e.keyAt(), "`" + key + "` has no effect "
             + where + ": it applies to states that `run` an action", "remove it"));
       }
     }
-    return new State(name, description, behavior, timeout, retry, on);
+    return new State(name, description, behavior, timeout, retry, on, concurrency);
   }
 
   private Behavior behavior(String name, Mapping m, Map<String, String> on) {
     String where = "in state `" + name + "`";
     Optional<Mapping.Entry> fin = m.get("final");
     if (fin.isPresent()) {
-      for (String key : List.of("run", "wait", "on", "timeout", "retry")) {
+      for (String key : List.of("run", "wait", "on", "timeout", "retry", "concurrency")) {
         m.get(key).ifPresent(e -> problems.error(e.keyAt(), "final state `" + name
             + "` cannot have `" + key + "`: a task that reaches it has ended",
             "remove `" + key + "`, or remove `final` to keep the task going"));

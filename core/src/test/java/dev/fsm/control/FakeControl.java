@@ -1,6 +1,7 @@
 package dev.fsm.control;
 
 import dev.fsm.engine.StateStats;
+import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.MachineSource;
@@ -147,6 +148,13 @@ final class FakeControl implements Operations {
   public List<String> machineNames() {
     enter("machineNames");
     return List.of("order", "ünïcødé");
+  }
+
+  @Override
+  public List<MachineBreaker> breakers() {
+    enter("breakers");
+    return List.of(new MachineBreaker("order", "open", 0.75, 20,
+        Instant.parse("2026-11-25T01:00:00.123456789Z")), MachineBreaker.none("ünïcødé"));
   }
 
   @Override

@@ -13,6 +13,7 @@ import dev.fsm.control.wire.History;
 import dev.fsm.control.wire.Ids;
 import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
+import dev.fsm.control.wire.Breakers;
 import dev.fsm.control.wire.Request;
 import dev.fsm.control.wire.Send;
 import dev.fsm.control.wire.SendAll;
@@ -82,7 +83,8 @@ class RequestRoundTripTest {
         new Stats("order"),
         new Stats(null),
         new Versions("order"),
-        new MachineNames());
+        new MachineNames(),
+        new Breakers());
   }
 
   @Test

@@ -1118,4 +1118,130 @@ public abstract class StoreContractTest {
         .containsExactly("t1");
     assertThat(store.get("t1").orElseThrow().state()).isEqualTo("ship");
   }
+
+  // ---- limits: concurrency caps and open breakers passed to claim as ClaimLimits ----
+
+  private static Task due(String id, String machine, String state, int second) {
+    return task(id, machine, state, TaskStatus.RUNNABLE, T0.plusSeconds(second));
+  }
+
+  private static ClaimLimits machineRoom(String machine, int room) {
+    return new ClaimLimits(Map.of(machine, room), Map.of());
+  }
+
+  @Test
+  void aMachineLimitPassesOverItsTasksAndClaimsOthersBehindThem() {
+    store.create(List.of(due("a1", "alpha", "s", 0), due("a2", "alpha", "s", 1),
+        due("a3", "alpha", "s", 2), due("b1", "beta", "s", 3)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 1)))
+        .extracting(Task::id).containsExactly("a1", "b1");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 0)))
+        .isEmpty();
+  }
+
+  @Test
+  void tasksHeldBackStayDueInTheirPlaceAndAreNotChanged() {
+    store.create(List.of(due("a1", "alpha", "s", 0), due("a2", "alpha", "s", 1),
+        due("a3", "alpha", "s", 2)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 0)))
+        .isEmpty();
+    assertThat(store.nextDue()).contains(T0);
+    for (String id : List.of("a1", "a2", "a3")) {
+      Task t = store.get(id).orElseThrow();
+      assertThat(t.status()).isEqualTo(TaskStatus.RUNNABLE);
+      assertThat(t.lease()).isNull();
+      assertThat(t.attempt()).isZero();
+      assertThat(store.history(id)).isEmpty();
+    }
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 2)))
+        .extracting(Task::id).containsExactly("a1", "a2");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, ClaimLimits.NONE))
+        .extracting(Task::id).containsExactly("a3");
+  }
+
+  @Test
+  void aStateLimitHoldsBackOnlyThatStateOfThatMachine() {
+    store.create(List.of(due("s1", "alpha", "pay", 0), due("s2", "alpha", "pay", 1),
+        due("s3", "alpha", "ship", 2), due("s4", "beta", "pay", 3)));
+    ClaimLimits limits = new ClaimLimits(Map.of(), Map.of("alpha", Map.of("pay", 1)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, limits))
+        .extracting(Task::id).containsExactly("s1", "s3", "s4");
+  }
+
+  @Test
+  void machineAndStateLimitsBindTogether() {
+    store.create(List.of(due("p1", "alpha", "pay", 0), due("p2", "alpha", "pay", 1),
+        due("h1", "alpha", "ship", 2), due("h2", "alpha", "ship", 3)));
+    ClaimLimits limits = new ClaimLimits(Map.of("alpha", 2), Map.of("alpha", Map.of("pay", 1)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, limits))
+        .extracting(Task::id).containsExactly("p1", "h1");
+  }
+
+  @Test
+  void limitsCountOnlyWhatThisClaimTakesAndMaxStillBinds() {
+    store.create(IntStream.range(0, 6).mapToObj(i -> due("t" + i, "alpha", "s", i)).toList());
+    assertThat(store.claim("r1", 2, T0.plusSeconds(10), LEASE, machineRoom("alpha", 5)))
+        .extracting(Task::id).containsExactly("t0", "t1");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 3)))
+        .extracting(Task::id).containsExactly("t2", "t3", "t4");
+  }
+
+  @Test
+  void limitsDoNotMakeATaskDueEarlier() {
+    store.create(List.of(due("a1", "alpha", "s", 0), due("b1", "beta", "s", 60)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 0)))
+        .isEmpty();
+    assertThat(store.claim("r1", 10, T0.plusSeconds(60), LEASE, machineRoom("alpha", 0)))
+        .extracting(Task::id).containsExactly("b1");
+  }
+
+  @Test
+  void tasksFarBehindAFullMachinesAreClaimedAtOnce() {
+    List<Task> tasks = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      tasks.add(task(String.format("a%05d", i), "alpha", "s", TaskStatus.RUNNABLE,
+          T0.plusMillis(i)));
+    }
+    tasks.add(due("b1", "beta", "s", 10));
+    store.create(tasks);
+    assertThat(store.claim("r1", 4, T0.plusSeconds(20), LEASE, machineRoom("alpha", 0)))
+        .extracting(Task::id).containsExactly("b1");
+    assertThat(store.claim("r1", 2, T0.plusSeconds(20), LEASE, machineRoom("alpha", 1)))
+        .extracting(Task::id).containsExactly("a00000");
+  }
+
+  @Test
+  void limitsFollowATaskThatMovedStateOrCameBackFromAnEndedLease() {
+    store.create(List.of(due("t1", "alpha", "pay", 0), due("t2", "alpha", "pay", 1)));
+    ClaimLimits payFull = new ClaimLimits(Map.of(), Map.of("alpha", Map.of("pay", 0)));
+    ClaimLimits shipFull = new ClaimLimits(Map.of(), Map.of("alpha", Map.of("ship", 0)));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(5), LEASE, payFull)).isEmpty();
+    Task t1 = store.claim("r1", 1, T0.plusSeconds(5), LEASE, shipFull).get(0);
+    assertThat(t1.id()).isEqualTo("t1");
+    store.record("r1", moved(t1, "ship", T0.plusSeconds(6), "r1", null));
+    // t1 is in `ship` now: held back by a full `ship`, while t2 waits in `pay`.
+    assertThat(store.claim("r1", 10, T0.plusSeconds(7), LEASE, shipFull))
+        .extracting(Task::id).containsExactly("t2");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(7), LEASE, payFull))
+        .extracting(Task::id).containsExactly("t1");
+    // Both leases end unrenewed: each is back in its group, claimable under the other's limit.
+    Instant later = T0.plusSeconds(7).plus(LEASE).plusSeconds(1);
+    assertThat(store.claim("r2", 10, later, LEASE, payFull))
+        .extracting(Task::id).containsExactly("t1");
+    assertThat(store.claim("r2", 10, later, LEASE, shipFull))
+        .extracting(Task::id).containsExactly("t2");
+  }
+
+  @Test
+  void nextDueWithLimitsLeavesOutWhatTheyHoldBack() {
+    store.create(List.of(due("a1", "alpha", "pay", 0), due("a2", "alpha", "ship", 30),
+        due("b1", "beta", "pay", 60)));
+    assertThat(store.nextDue(ClaimLimits.NONE)).contains(T0);
+    assertThat(store.nextDue(machineRoom("alpha", 0))).contains(T0.plusSeconds(60));
+    assertThat(store.nextDue(new ClaimLimits(Map.of(), Map.of("alpha", Map.of("pay", 0)))))
+        .contains(T0.plusSeconds(30));
+    assertThat(store.nextDue(new ClaimLimits(Map.of("alpha", 0, "beta", 0), Map.of())))
+        .isEmpty();
+    assertThat(store.nextDue()).contains(T0);
+  }
 }

@@ -325,7 +325,7 @@ class ValidationRulesTest {
           """)).containsExactly(
           "m.yaml:2:1: error: unknown key `stats` at the top level (did you mean `states`?)",
           "m.yaml:3:1: error: unknown key `version` at the top level (allowed keys: machine,"
-              + " description, initial, upgrade, defaults, states)");
+              + " description, initial, upgrade, defaults, states, concurrency, breaker)");
     }
 
     @Test
@@ -341,7 +341,7 @@ class ValidationRulesTest {
           """)).containsExactly(
           "m.yaml:5:5: error: unknown key `timeot` in state `s` (did you mean `timeout`?)",
           "m.yaml:7:25: error: unknown key `outcome` in state `e` (allowed keys: description,"
-              + " run, wait, on, timeout, retry, final)");
+              + " run, wait, on, timeout, retry, final, concurrency)");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
 import dev.fsm.files.DiskFailure;
+import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
@@ -43,6 +44,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -164,7 +166,9 @@ public final class EmbeddedStore implements Store {
   }
 
   @Override
-  public List<Task> claim(String owner, int max, Instant now, Duration lease) {
+  public List<Task> claim(String owner, int max, Instant now, Duration lease,
+      ClaimLimits limits) {
+    ClaimLimits.Budget budget = limits.budget();
     // Nothing to write: leases live on the heap, since every lease ends with this process.
     return gate.locked(() -> {
       for (String id : leases.endedBy(now)) {
@@ -173,7 +177,10 @@ public final class EmbeddedStore implements Store {
       Lease granted = new Lease(owner, now.plus(lease));
       List<Task> held = new ArrayList<>();
       // Only a caller whose clock went back behind a lease an earlier claim saw end skips one.
-      for (Task t : index.claimable(max, now, t -> leases.attach(t).claimableAt(now))) {
+      Predicate<Task> free = t -> leases.attach(t).claimableAt(now);
+      List<Task> found = limits.none() ? index.claimable(max, now, free)
+          : index.claimable(max, now, budget, t -> free.test(t) && budget.take(t));
+      for (Task t : found) {
         index.unqueue(t);
         leases.set(t.id(), granted, index.historyLength(t.id()), t.pausing());
         held.add(t.withLease(granted));
@@ -309,8 +316,14 @@ public final class EmbeddedStore implements Store {
 
   @Override
   public Optional<Instant> nextDue() {
+    return nextDue(ClaimLimits.NONE);
+  }
+
+  @Override
+  public Optional<Instant> nextDue(ClaimLimits limits) {
     return gate.locked(() -> {
-      Instant due = index.nextDue().orElse(null);
+      Instant due = (limits.none() ? index.nextDue() : index.nextDue(limits.budget()))
+          .orElse(null);
       Instant leaseEnd = leases.nextEnd();
       return Optional.ofNullable(due == null || (leaseEnd != null && leaseEnd.isBefore(due))
           ? leaseEnd : due);

@@ -1,5 +1,6 @@
 package dev.fsm.store.memory;
 
+import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
@@ -80,7 +81,9 @@ public final class InMemoryStore implements Store {
   }
 
   @Override
-  public List<Task> claim(String owner, int max, Instant now, Duration lease) {
+  public List<Task> claim(String owner, int max, Instant now, Duration lease,
+      ClaimLimits limits) {
+    ClaimLimits.Budget budget = limits.budget();
     synchronized (lock) {
       ensureOpen();
       while (!leaseQueue.isEmpty() && !leaseQueue.first().at().isAfter(now)) {
@@ -97,7 +100,7 @@ public final class InMemoryStore implements Store {
         }
         Task t = tasks.get(slot.id());
         // Only a caller whose clock went back behind a lease an earlier claim saw expire gets here.
-        if (!t.claimableAt(now)) {
+        if (!t.claimableAt(now) || !budget.take(t)) {
           continue;
         }
         queue.remove();
@@ -242,9 +245,22 @@ public final class InMemoryStore implements Store {
 
   @Override
   public Optional<Instant> nextDue() {
+    return nextDue(ClaimLimits.NONE);
+  }
+
+  @Override
+  public Optional<Instant> nextDue(ClaimLimits limits) {
+    ClaimLimits.Budget budget = limits.budget();
     synchronized (lock) {
       ensureOpen();
-      Instant due = dueQueue.isEmpty() ? null : dueQueue.first().at();
+      Instant due = null;
+      for (Slot slot : dueQueue) {
+        Task t = tasks.get(slot.id());
+        if (budget.hasRoom(t.machine(), t.state())) {
+          due = slot.at();
+          break;
+        }
+      }
       Instant lease = leaseQueue.isEmpty() ? null : leaseQueue.first().at();
       if (due == null || (lease != null && lease.isBefore(due))) {
         due = lease;

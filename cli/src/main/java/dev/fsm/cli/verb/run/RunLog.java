@@ -1,5 +1,6 @@
 package dev.fsm.cli.verb.run;
 
+import dev.fsm.engine.Breaker;
 import dev.fsm.engine.RunListener;
 import dev.fsm.task.Change;
 import dev.fsm.task.Transition;
@@ -31,6 +32,27 @@ record RunLog(PrintWriter out, PrintWriter err, boolean verbose) implements RunL
         err.println("fsm run: task `" + taskId + "`: attempt not recorded: " + why);
         err.flush();
       }
+    }
+  }
+
+  /** Always shown: an operator must see why a machine's tasks stopped starting. */
+  @Override
+  public void breaker(String machine, Breaker.Change change) {
+    Breaker.Status s = change.status();
+    String line;
+    if (!change.opened()) {
+      line = "breaker of machine `" + machine + "` closed: the probe attempt succeeded;"
+          + " its tasks start again";
+    } else {
+      String why = change.probeFailed() ? "opened again: the probe attempt failed"
+          : "opened: " + Math.round(s.errorRate() * 100) + "% of the last " + s.attempts()
+              + " attempts were errors";
+      line = "breaker of machine `" + machine + "` " + why + "; no attempt of it starts until "
+          + s.until().truncatedTo(ChronoUnit.SECONDS) + ", then one probe";
+    }
+    synchronized (err) {
+      err.println("fsm run: " + line);
+      err.flush();
     }
   }
 

@@ -7,6 +7,7 @@ import dev.fsm.cli.common.MachineFiles;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Table;
 import dev.fsm.engine.ShownStatuses;
+import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.StorePurpose;
@@ -46,6 +47,7 @@ public final class Machines implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Map<String, Path> files = MachineFiles.inFolder(global.machines());
     Map<String, Listed> listed = new TreeMap<>();
+    Map<String, MachineBreaker> breakers = Map.of();
     files.forEach((name, file) -> listed.put(name, new Listed(name, file, List.of(), Map.of())));
     StoreAccess.Located at = TaskAccess.locate(global, StorePurpose.READ, "fsm machines",
         true);
@@ -65,6 +67,7 @@ public final class Machines implements Callable<Integer> {
           listed.put(name, new Listed(name, files.get(name), control.versions(name),
               counts.getOrDefault(name, Map.of())));
         }
+        breakers = BreakerText.of(control);
       }
     } else if (files.isEmpty()) {
       spec.commandLine().getErr().println("no machines: no machine files in "
@@ -72,17 +75,19 @@ public final class Machines implements Callable<Integer> {
           + " DIR and --store PATH");
       return ExitCodes.OK;
     }
+    Map<String, MachineBreaker> shownBreakers = breakers;
     if (global.json()) {
       JsonDocument.print(out, g -> {
         g.writeStartArray();
         for (Listed m : listed.values()) {
           TaskJson.machine(g, m.name(), m.file() == null ? null : m.file().toString(),
-              m.versions(), m.counts());
+              m.versions(), m.counts(), shownBreakers.get(m.name()));
         }
         g.writeEndArray();
       });
     } else {
       print(listed.values(), out, global);
+      printBreakers(listed.keySet(), shownBreakers, out);
     }
     return ExitCodes.OK;
   }
@@ -107,5 +112,19 @@ public final class Machines implements Callable<Integer> {
       }
     }
     table.print(out, global.columns());
+  }
+
+  /**
+   * The circuit breakers, one line per machine that has one, under the table: as the runner
+   * owning the store sees them, else {@code closed}.
+   */
+  private static void printBreakers(Iterable<String> names, Map<String, MachineBreaker> breakers,
+      PrintWriter out) {
+    for (String name : names) {
+      MachineBreaker b = breakers.get(name);
+      if (b != null && !b.state().equals(MachineBreaker.NONE)) {
+        out.println("breaker of `" + name + "`: " + BreakerText.text(b));
+      }
+    }
   }
 }

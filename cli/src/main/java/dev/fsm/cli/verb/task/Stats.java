@@ -6,10 +6,13 @@ import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Table;
 import dev.fsm.engine.ShownStatuses;
 import dev.fsm.engine.StateStats;
+import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.ShownStatus;
 import java.io.PrintWriter;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -34,12 +37,26 @@ public final class Stats implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  /** One line per machine shown that has a circuit breaker, under the table. */
+  private static void printBreakers(List<StateStats> stats, Map<String, MachineBreaker> breakers,
+      PrintWriter out) {
+    Set<String> machines = new LinkedHashSet<>();
+    stats.forEach(s -> machines.add(s.machine()));
+    for (String name : machines) {
+      MachineBreaker b = breakers.get(name);
+      if (b != null && !b.state().equals(MachineBreaker.NONE)) {
+        out.println("breaker of `" + name + "`: " + BreakerText.text(b));
+      }
+    }
+  }
+
   @Override
   public Integer call() {
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     List<StateStats> stats;
     Map<StateStats, Map<ShownStatus, Long>> counts = new HashMap<>();
+    Map<String, MachineBreaker> breakers;
     try (Operations control = TaskAccess.open(global, "fsm stats", false)) {
       if (machine != null) {
         KnownMachine.require(control, machine);
@@ -49,9 +66,10 @@ public final class Stats implements Callable<Integer> {
       for (StateStats s : stats) {
         counts.put(s, shown.counts(s.machine(), s.state(), s.counts()));
       }
+      breakers = BreakerText.of(control);
     }
     if (global.json()) {
-      JsonDocument.print(out, g -> TaskJson.stats(g, stats, counts::get));
+      JsonDocument.print(out, g -> TaskJson.stats(g, stats, counts::get, breakers));
       return ExitCodes.OK;
     }
     if (stats.isEmpty()) {
@@ -66,6 +84,7 @@ public final class Stats implements Callable<Integer> {
           String.format(Locale.ROOT, "%.1f%%", s.errorRate() * 100), s.timeout());
     }
     table.print(out, global.columns());
+    printBreakers(stats, breakers, out);
     return ExitCodes.OK;
   }
 }

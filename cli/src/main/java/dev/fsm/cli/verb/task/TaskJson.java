@@ -2,6 +2,7 @@ package dev.fsm.cli.verb.task;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.fsm.engine.StateStats;
+import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
@@ -125,7 +126,8 @@ final class TaskJson {
 
   /** Each state's statistics; every status has a count, zero when none. */
   static void stats(JsonGenerator g, List<StateStats> stats,
-      Function<StateStats, Map<ShownStatus, Long>> counts) throws IOException {
+      Function<StateStats, Map<ShownStatus, Long>> counts, Map<String, MachineBreaker> breakers)
+      throws IOException {
     g.writeStartArray();
     for (StateStats s : stats) {
       g.writeStartObject();
@@ -139,6 +141,7 @@ final class TaskJson {
       millis(g, "p99_ms", s.p99());
       g.writeNumberField("error_rate", s.errorRate());
       g.writeStringField("timeout", s.timeout());
+      BreakerText.json(g, breakers.get(s.machine()));
       g.writeEndObject();
     }
     g.writeEndArray();
@@ -146,7 +149,7 @@ final class TaskJson {
 
   /** A machine: its file (or null), its versions oldest first, and its tasks by status. */
   static void machine(JsonGenerator g, String name, String file, List<MachineVersion> versions,
-      Map<ShownStatus, Long> counts) throws IOException {
+      Map<ShownStatus, Long> counts, MachineBreaker breaker) throws IOException {
     g.writeStartObject();
     g.writeStringField("machine", name);
     g.writeStringField("file", file);
@@ -161,6 +164,7 @@ final class TaskJson {
     g.writeEndArray();
     g.writeFieldName("tasks");
     statusCounts(g, counts);
+    BreakerText.json(g, breaker);
     g.writeEndObject();
   }
 
@@ -247,7 +251,7 @@ final class TaskJson {
   }
 
   /** A time as ISO-8601 UTC to the millisecond, or null. */
-  private static String time(Instant t) {
+  static String time(Instant t) {
     return t == null ? null
         : DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.MILLIS));
   }

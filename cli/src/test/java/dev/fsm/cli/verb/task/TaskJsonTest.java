@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fsm.engine.Contexts;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.MachineBreaker;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Pausing;
@@ -140,7 +141,8 @@ class TaskJsonTest {
       s.counts().forEach((status, n) -> shown.put(
           ShownStatus.of(status, s.state().equals("sign")), n));
       return shown;
-    }))).isEqualTo(golden("stats.json"));
+    }, Map.of("order", new MachineBreaker("order", "open", 0.75, 20, T.plusSeconds(30))))))
+        .isEqualTo(golden("stats.json"));
   }
 
   @Test
@@ -150,8 +152,9 @@ class TaskJsonTest {
     assertThat(print(g -> {
       g.writeStartArray();
       TaskJson.machine(g, "order", "machines/order.yaml", versions,
-          Map.of(ShownStatus.SLEEPING, 2L, ShownStatus.WAITING, 3L));
-      TaskJson.machine(g, "gone", null, List.of(), Map.of());
+          Map.of(ShownStatus.SLEEPING, 2L, ShownStatus.WAITING, 3L),
+          MachineBreaker.closed("order"));
+      TaskJson.machine(g, "gone", null, List.of(), Map.of(), MachineBreaker.none("gone"));
       g.writeEndArray();
     })).isEqualTo(golden("machines.json"));
   }

@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.index;
 
+import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskPages;
@@ -330,19 +331,25 @@ public final class TaskIndex implements AutoCloseable {
     return t;
   }
 
+  /** The most due tasks one claim passes over before it gives up looking further. */
+  public static final int PASSED_OVER = 200_000;
+
   public boolean contains(String id) {
     return tasks.containsKey(IndexKeys.id(id));
   }
 
   /**
    * Up to {@code max} tasks in the due queue by {@code now} and passing {@code claimable}, oldest
-   * due first, as stored (without leases).
+   * due first, as stored (without leases). It passes over at most {@value #PASSED_OVER} tasks
+   * (those a concurrency cap or an open breaker holds back), so one claim's work is bounded: due
+   * tasks behind more held-back ones than that wait until the ones ahead start.
    */
   public List<Task> claimable(int max, Instant now, Predicate<Task> claimable) {
     List<Task> found = new ArrayList<>();
     if (max <= 0) {
       return found;
     }
+    int passedOver = 0;
     for (String id : queues.dueBy(now)) {
       Task t = get(id);
       if (claimable.test(t)) {
@@ -350,9 +357,24 @@ public final class TaskIndex implements AutoCloseable {
         if (found.size() == max) {
           break;
         }
+      } else if (++passedOver == PASSED_OVER) {
+        break;
       }
     }
     return found;
+  }
+
+  /**
+   * As {@link #claimable(int, Instant, Predicate)}, passing over the tasks {@code budget} has no
+   * room for without reading them ({@link GroupHeads}); {@code claimable} takes a task from the
+   * budget when it accepts it.
+   */
+  public List<Task> claimable(int max, Instant now, ClaimLimits.Budget budget,
+      Predicate<Task> claimable) {
+    if (max <= 0) {
+      return new ArrayList<>();
+    }
+    return queues.heads(this::get).claimable(max, now, budget, claimable, this::get);
   }
 
   /** Takes a task out of the due queue, if it is scheduled, as a new lease holds it out. */
@@ -368,6 +390,11 @@ public final class TaskIndex implements AutoCloseable {
     if (t != null && TaskQueues.scheduled(t)) {
       queues.add(t);
     }
+  }
+
+  /** The first due time among the groups {@code budget} has room for ({@link GroupHeads}). */
+  public Optional<Instant> nextDue(ClaimLimits.Budget budget) {
+    return Optional.ofNullable(queues.heads(this::get).first(budget));
   }
 
   /** The first due time in the due queue. */

@@ -29,8 +29,22 @@ final class TaskQueues {
   /** The bound of an empty queue: above every slot, so the first slot added lowers it. */
   private static final byte[] ABOVE_ALL = filled(24, (byte) 0xff);
 
+  /**
+   * The same slots by group (machine and state), on the heap: built by the first claim with
+   * limits (see {@link GroupHeads}), then kept in step by {@link #add} and {@link #remove}.
+   */
+  private GroupHeads heads;
+
   TaskQueues(NavigableSet<byte[]> due) {
     this.due = due;
+  }
+
+  /** The due slots by group, built from the queue on first use with {@code get} (id to task). */
+  GroupHeads heads(java.util.function.Function<String, Task> get) {
+    if (heads == null) {
+      heads = GroupHeads.of(due, get);
+    }
+    return heads;
   }
 
   /** True when the task belongs in the due queue, unless a lease holds it out. */
@@ -40,12 +54,20 @@ final class TaskQueues {
 
   /** Puts a scheduled task in the queue. */
   void add(Task t) {
-    dueFloor = lower(dueFloor, due, IndexKeys.slot(t.due(), t.id()));
+    byte[] slot = IndexKeys.slot(t.due(), t.id());
+    dueFloor = lower(dueFloor, due, slot);
+    if (heads != null) {
+      heads.add(t, slot);
+    }
   }
 
   /** Takes a scheduled task out of the queue. */
   void remove(Task t) {
-    due.remove(IndexKeys.slot(t.due(), t.id()));
+    byte[] slot = IndexKeys.slot(t.due(), t.id());
+    due.remove(slot);
+    if (heads != null) {
+      heads.remove(t, slot);
+    }
   }
 
   /** Ids of tasks due by {@code now}, oldest due first. */

@@ -1,0 +1,74 @@
+package dev.fsm.store;
+
+import dev.fsm.task.Task;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * How many more attempts a claim may start, per machine and per machine and state: what
+ * {@code concurrency:} caps and an open circuit breaker leave (SPEC section 4). Plain data, so a
+ * database store can turn it into its query; a group not named has no limit. A task over a limit
+ * stays due and is passed over, oldest first, as if it were not there yet: not an error.
+ *
+ * @param machines machine name to how many more of its attempts may start (0 or more)
+ * @param states machine name to state name to how many more of that state's may start
+ */
+public record ClaimLimits(Map<String, Integer> machines, Map<String, Map<String, Integer>> states) {
+
+  /** No limits: every due task may be claimed. */
+  public static final ClaimLimits NONE = new ClaimLimits(Map.of(), Map.of());
+
+  public ClaimLimits {
+    machines = Map.copyOf(machines);
+    Map<String, Map<String, Integer>> copy = new HashMap<>();
+    states.forEach((m, s) -> copy.put(m, Map.copyOf(s)));
+    states = Map.copyOf(copy);
+  }
+
+  /** True when no group is limited. */
+  public boolean none() {
+    return machines.isEmpty() && states.isEmpty();
+  }
+
+  /** True when some group may start nothing more now. */
+  public boolean anyFull() {
+    return machines.containsValue(0)
+        || states.values().stream().anyMatch(s -> s.containsValue(0));
+  }
+
+  /** A fresh count of what one claim may still take, spent as it takes tasks. */
+  public Budget budget() {
+    return new Budget(this);
+  }
+
+  /** What is left of the limits during one claim; not thread-safe (one claim at a time). */
+  public static final class Budget {
+    private final ClaimLimits limits;
+    private final Map<String, Integer> machinesTaken = new HashMap<>();
+    private final Map<String, Integer> statesTaken = new HashMap<>();
+
+    private Budget(ClaimLimits limits) {
+      this.limits = limits;
+    }
+
+    /** True when the limits leave room for one more task of this machine and state. */
+    public boolean hasRoom(String machine, String state) {
+      Integer machineRoom = limits.machines.get(machine);
+      Map<String, Integer> ofMachine = limits.states.get(machine);
+      Integer stateRoom = ofMachine == null ? null : ofMachine.get(state);
+      return (machineRoom == null || machinesTaken.getOrDefault(machine, 0) < machineRoom)
+          && (stateRoom == null
+              || statesTaken.getOrDefault(machine + '\u0000' + state, 0) < stateRoom);
+    }
+
+    /** True when the limits let this task start now; if so it is counted against them. */
+    public boolean take(Task task) {
+      if (!hasRoom(task.machine(), task.state())) {
+        return false;
+      }
+      machinesTaken.merge(task.machine(), 1, Integer::sum);
+      statesTaken.merge(task.machine() + '\u0000' + task.state(), 1, Integer::sum);
+      return true;
+    }
+  }
+}
