@@ -1,12 +1,12 @@
 package dev.fsm.control;
 
 import dev.fsm.engine.StateStats;
-import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.BulkSendReport;
-import dev.fsm.operations.SendOptions;
+import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
+import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
@@ -14,6 +14,7 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
