@@ -8,6 +8,12 @@ public interface OperatorListener {
   /** A command changed a task (durably); a running action may have to stop or hear it. */
   void commandApplied(Task after, Command command);
 
+  /**
+   * {@code fsm upgrade} marked a task whose attempt is running: it moves to the new version once
+   * that attempt's outcome is recorded.
+   */
+  void upgradePending(Task task);
+
   /** Tasks became runnable (started, signalled); a waiting runner should claim now. */
   void workArrived();
 
@@ -15,6 +21,9 @@ public interface OperatorListener {
   OperatorListener NONE = new OperatorListener() {
     @Override
     public void commandApplied(Task after, Command command) {}
+
+    @Override
+    public void upgradePending(Task task) {}
 
     @Override
     public void workArrived() {}

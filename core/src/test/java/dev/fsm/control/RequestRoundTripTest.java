@@ -19,6 +19,8 @@ import dev.fsm.control.wire.SendAll;
 import dev.fsm.control.wire.Signal;
 import dev.fsm.control.wire.Start;
 import dev.fsm.control.wire.Stats;
+import dev.fsm.control.wire.Upgrade;
+import dev.fsm.control.wire.VersionCounts;
 import dev.fsm.control.wire.Versions;
 import dev.fsm.control.wire.Wire;
 import dev.fsm.operations.MachineSource;
@@ -78,7 +80,12 @@ class RequestRoundTripTest {
         new Stats("order"),
         new Stats(null),
         new Versions("order"),
-        new MachineNames());
+        new MachineNames(),
+        new Upgrade(new MachineSource("order", Path.of("/m/order.yaml"), "machine: order\n"),
+            true),
+        new Upgrade(new MachineSource("order", Path.of("/m/order.yaml"), "machine: order\n"),
+            false),
+        new VersionCounts("order"));
   }
 
   @Test
@@ -111,7 +118,8 @@ class RequestRoundTripTest {
       results.add(roundTrip(r, fake));
     }
     assertThat(results).contains(Optional.empty(), Samples.history(), Samples.counts(),
-        Samples.stats(), Samples.versions(), Samples.report(true));
+        Samples.stats(), Samples.versions(), Samples.report(true), Samples.upgrade(true),
+        Samples.upgrade(false), Samples.versionCounts());
   }
 
   /** Runs the request on the fake and checks its result survives its codec. */

@@ -63,6 +63,8 @@ public record Envelope(int version, String op, Arguments arguments) {
       case Stats.OP -> Stats.from(arguments);
       case Versions.OP -> Versions.from(arguments);
       case MachineNames.OP -> new MachineNames();
+      case Upgrade.OP -> Upgrade.from(arguments);
+      case VersionCounts.OP -> VersionCounts.from(arguments);
       default -> null;
     };
   }
