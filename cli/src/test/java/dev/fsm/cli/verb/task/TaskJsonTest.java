@@ -141,9 +141,11 @@ class TaskJsonTest {
         new MachineVersion("order", "0123456789ab", 2, T.plusSeconds(3600), "y"));
     assertThat(print(g -> {
       g.writeStartArray();
-      TaskJson.machine(g, "order", "machines/order.yaml", versions,
-          Map.of(ShownStatus.SLEEPING, 2L, ShownStatus.WAITING, 3L));
-      TaskJson.machine(g, "gone", null, List.of(), Map.of());
+      TaskJson.machine(g, "order", "machines/order.yaml", true, versions,
+          Map.of(ShownStatus.SLEEPING, 2L, ShownStatus.WAITING, 3L),
+          Map.of("e9c446f974f6", Map.of(ShownStatus.SLEEPING, 2L),
+              "0123456789ab", Map.of(ShownStatus.WAITING, 3L)));
+      TaskJson.machine(g, "gone", null, null, List.of(), Map.of(), Map.of());
       g.writeEndArray();
     })).isEqualTo(golden("machines.json"));
   }
