@@ -87,6 +87,15 @@ public final class MachineLibrary {
     known.remove(machine);
   }
 
+  /** After this process registered {@code v}: forgets what was read unless v was the newest. */
+  public void registered(MachineVersion v) {
+    Known k = known.get(v.machine());
+    if (k != null && (k.versions().isEmpty()
+        || !k.versions().get(k.versions().size() - 1).equals(v))) {
+      known.remove(v.machine());
+    }
+  }
+
   /** The version of a machine with this id or number, if registered. */
   public Optional<MachineVersion> version(String machine, String id) {
     Optional<MachineVersion> found = find(versions(machine), id);

@@ -32,6 +32,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /** {@link Control} over a store this process opened: the rules applied, the changes durable. */
 public final class StoreOperations implements Operations {
@@ -49,6 +51,11 @@ public final class StoreOperations implements Operations {
   private final String operator;
   private final OperatorListener listener;
   private final boolean closeStore;
+  /**
+   * Starts share it, an upgrade takes it alone: a start that registered the old newest version
+   * cannot create its tasks after an upgrade's scan went by, leaving them on the old version.
+   */
+  private final ReadWriteLock versionsLock = new ReentrantReadWriteLock();
 
   /**
    * A control over {@code store}.
@@ -79,10 +86,20 @@ public final class StoreOperations implements Operations {
       contexts.add(t.context() == null ? Contexts.EMPTY
           : Contexts.parse(t.context(), "the context of task `" + id + "`"));
     }
+    versionsLock.readLock().lock();
+    try {
+      return startRegistered(source, tasks, machine, ids, contexts, now);
+    } finally {
+      versionsLock.readLock().unlock();
+    }
+  }
+
+  private List<Task> startRegistered(MachineSource source, List<NewTask> tasks, Machine machine,
+      List<String> ids, List<String> contexts, Instant now) {
     // Registered first: a rollback's id is only known once the store numbered it.
     MachineVersion version = store.register(source.name(), source.text(), now);
     machines.remember(source.name(), source.file());
-    machines.versionsChanged(source.name());
+    machines.registered(version);
     List<Task> created = new ArrayList<>(tasks.size());
     for (int i = 0; i < tasks.size(); i++) {
       created.add(Step.start(machine, version.version(), ids.get(i), contexts.get(i),
@@ -264,7 +281,12 @@ public final class StoreOperations implements Operations {
 
   @Override
   public UpgradeReport upgrade(MachineSource source, boolean dryRun) {
-    return new UpgradeRun(store, machines, clock, operator, listener).upgrade(source, dryRun);
+    versionsLock.writeLock().lock();
+    try {
+      return new UpgradeRun(store, machines, clock, operator, listener).upgrade(source, dryRun);
+    } finally {
+      versionsLock.writeLock().unlock();
+    }
   }
 
   @Override

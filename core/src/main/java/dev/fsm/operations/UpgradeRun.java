@@ -126,7 +126,7 @@ final class UpgradeRun {
           case MOVE_AFTER_ATTEMPT -> {
             if (Upgrades.pendingTarget(store.history(id), from.number())
                 .filter(n -> n == to.number()).isPresent()) {
-              throw new AlreadyDone();
+              throw new AlreadyPending();
             }
             yield Upgrades.pending(t, from, to, now, operator);
           }
@@ -135,6 +135,8 @@ final class UpgradeRun {
       });
     } catch (AlreadyDone | TaskNotFoundException e) {
       return Optional.empty();
+    } catch (AlreadyPending e) {
+      return Optional.of(decided[0]);
     }
     switch (decided[0].kind()) {
       case ABORT -> listener.commandApplied(after, Command.KILL);
@@ -146,6 +148,13 @@ final class UpgradeRun {
       default -> { }
     }
     return Optional.of(decided[0]);
+  }
+
+  /** A running task an earlier upgrade marked already: it still moves once recorded. */
+  private static final class AlreadyPending extends RuntimeException {
+    AlreadyPending() {
+      super(null, null, false, false);
+    }
   }
 
   /** A parked task holds no lease: nothing runs it until an operator acts. */

@@ -62,8 +62,8 @@ class RedriveTest {
           @Override
           public void upgradePending(Task task) {}
 
-      @Override
-      public void commandApplied(Task after, Command command) {
+          @Override
+          public void commandApplied(Task after, Command command) {
             heard.add(command.word() + " " + after.id());
           }
 
