@@ -1,5 +1,6 @@
 package dev.fsm.operations;
 
+import dev.fsm.FsmException;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;
 import dev.fsm.engine.PendingUpgrades;
@@ -24,6 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * {@code fsm upgrade} over a store this process opened: registers the file, then applies its
@@ -34,6 +39,7 @@ import java.util.TreeMap;
 final class UpgradeRun {
 
   private static final int PAGE = 512;
+  private static final int WRITERS = 16;
   private static final EnumSet<ShownStatus> UNFINISHED = EnumSet.of(ShownStatus.RUNNABLE,
       ShownStatus.WAITING, ShownStatus.SLEEPING, ShownStatus.PAUSED, ShownStatus.FAULT);
 
@@ -73,27 +79,43 @@ final class UpgradeRun {
     Map<Integer, Tally> tallies = new TreeMap<>();
     Optional<String> after = Optional.empty();
     boolean moved = false;
-    while (true) {
-      List<Task> page = store.list(new TaskQuery(Optional.of(name), Optional.empty(),
-          UNFINISHED, after, PAGE, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID));
-      for (Task task : page) {
-        MachineVersion from = byId.get(task.version());
-        if (from == null || from.number() >= to.number() || task.status().isTerminal()) {
-          continue;
+    ExecutorService writers = Executors.newFixedThreadPool(WRITERS, r -> {
+      Thread t = new Thread(r, "fsm-upgrade");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      while (true) {
+        List<Task> page = store.list(new TaskQuery(Optional.of(name), Optional.empty(),
+            UNFINISHED, after, PAGE, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID));
+        List<Future<Optional<UpgradeDecision>>> done = new ArrayList<>();
+        List<Tally> of = new ArrayList<>();
+        for (Task task : page) {
+          MachineVersion from = byId.get(task.version());
+          if (from == null || from.number() >= to.number() || task.status().isTerminal()) {
+            continue;
+          }
+          Tally tally = tallies.computeIfAbsent(from.number(), n -> new Tally(from));
+          if (dryRun) {
+            tally.add(Upgrades.decide(task, target, strategy, task.leaseAt(now).isPresent()));
+          } else {
+            // Many updates in flight at once share the journal's group commits.
+            done.add(writers.submit(() -> apply(task.id(), from, to, target, strategy)));
+            of.add(tally);
+          }
         }
-        Tally tally = tallies.computeIfAbsent(from.number(), n -> new Tally(from));
-        if (dryRun) {
-          tally.add(Upgrades.decide(task, target, strategy, task.leaseAt(now).isPresent()));
-        } else {
-          Optional<UpgradeDecision> done = apply(task.id(), from, to, target, strategy);
-          done.ifPresent(tally::add);
-          moved |= done.map(d -> d.kind() == Kind.MOVE).orElse(false);
+        for (int i = 0; i < done.size(); i++) {
+          Optional<UpgradeDecision> d = result(done.get(i));
+          d.ifPresent(of.get(i)::add);
+          moved |= d.map(x -> x.kind() == Kind.MOVE).orElse(false);
         }
+        if (page.size() < PAGE) {
+          break;
+        }
+        after = Optional.of(page.get(page.size() - 1).id());
       }
-      if (page.size() < PAGE) {
-        break;
-      }
-      after = Optional.of(page.get(page.size() - 1).id());
+    } finally {
+      writers.shutdownNow();
     }
     if (moved) {
       listener.workArrived();
@@ -102,6 +124,20 @@ final class UpgradeRun {
         .filter(t -> t.total() > 0).map(Tally::report).toList();
     return new UpgradeReport(name, to.number(), to.version(), registered, strategy.word(),
         older, dryRun);
+  }
+
+  private static Optional<UpgradeDecision> result(Future<Optional<UpgradeDecision>> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FsmException("interrupted while upgrading; run `fsm upgrade` again to finish");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /** Applies the strategy to one task as it is now; empty when it no longer needs it. */
