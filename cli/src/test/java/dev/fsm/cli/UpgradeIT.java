@@ -246,6 +246,49 @@ class UpgradeIT {
     assertThat(Files.exists(dir.resolve("store"))).as("nothing was created").isFalse();
   }
 
+  @Test
+  void racingUpgradesAndARunnerKilledMidUpgradeLeaveNothingThatRunningItAgainDoesNotFinish()
+      throws IOException {
+    write(V1);
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 2000; i++) {
+      lines.append("{}\n");
+    }
+    Files.writeString(dir.resolve("tasks.jsonl"), lines);
+    ok("start", "job", "--from", "tasks.jsonl");
+    try (FsmProcess runner = FsmProcess.start(dir, "run", "--workers", "1", "--store", "store")
+        .awaitServing()) {
+      write(v2("upgrade"));
+      try (FsmProcess first = FsmProcess.start(dir, "upgrade", "job", "--store", "store");
+          FsmProcess second = FsmProcess.start(dir, "upgrade", "job", "--store", "store")) {
+        assertThat(first.awaitExit(Duration.ofSeconds(60))).as(first.err()).isZero();
+        assertThat(second.awaitExit(Duration.ofSeconds(60))).as(second.err()).isZero();
+        // One of them moved every idle task; the other found them moved.
+        assertThat(first.out() + second.out()).contains("1999 tasks moved to v2")
+            .contains("already the newest version");
+      }
+      write(v2("upgrade") + "# v3\n");
+      try (FsmProcess third = FsmProcess.start(dir, "upgrade", "job", "--store", "store")) {
+        // Killed once v3 is registered: mid-upgrade, or just after it answered.
+        Await.until("v3 to be registered", Duration.ofSeconds(30),
+            () -> commands().run("machines").out().contains("v3 ") || !third.alive());
+        runner.kill();
+        runner.awaitExit(Duration.ofSeconds(30));
+        third.awaitExit(Duration.ofSeconds(60));
+      }
+    }
+    FsmJar.Result again = ok("upgrade", "job");
+    assertThat(again.outLines().get(0)).contains("v3 (").contains("is already the newest");
+    JsonNode versions = json("machines").get(0).get("versions");
+    assertThat(versions.get(2).get("tasks").get("runnable").asInt()).isEqualTo(2000);
+    assertThat(ok("store", "check").exit()).isZero();
+    String some = json("ls", "--limit", "1").get(0).get("id").asText();
+    List<String> reasons = new ArrayList<>();
+    json("history", some).forEach(e -> reasons.add(e.get("reason").asText()));
+    assertThat(reasons).as("moved once per upgrade").containsExactly("upgraded v1→v2",
+        "upgraded v2→v3");
+  }
+
   private String id(int number) throws IOException {
     for (JsonNode v : json("machines").get(0).get("versions")) {
       if (v.get("number").asInt() == number) {

@@ -72,9 +72,9 @@ final class AttemptWork {
       Optional<Change> owed = upgrades.owed(task, store.history(task.id()), now, by);
       if (owed.isPresent()) {
         Change move = owed.get();
-        if (move.next().status() != task.status() || !move.next().state().equals(task.state())
-            || machines.machine(task.machine(), move.next().version())
-                .state(task.state()).isEmpty()) {
+        if (move.next().status() != task.status() || move.next().due() == null) {
+          // Parked (its state is gone), ended, or waiting for a signal in the new version:
+          // recorded as it is, with nothing to run now.
           return Optional.of(new Change(move.next().withLease(null), move.entry()));
         }
         try {

@@ -11,6 +11,7 @@ import dev.fsm.operations.UpgradeReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.StorePurpose;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -56,7 +57,7 @@ public final class Upgrade implements Callable<Integer> {
     if (dryRun && !TaskAccess.locate(global, StorePurpose.READ, "fsm upgrade", true).exists()) {
       // No store: nothing is registered yet, and a dry run must not create one.
       MachineVersion first = MachineVersion.next(source.name(), source.text(),
-          java.time.Instant.now(), List.of());
+          Instant.now(), List.of());
       report = new UpgradeReport(source.name(), first.number(), first.version(), true,
           UpgradeText.strategyOf(source), List.of(), true);
     } else {
