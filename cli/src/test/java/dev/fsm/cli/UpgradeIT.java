@@ -282,7 +282,8 @@ class UpgradeIT {
     JsonNode versions = json("machines").get(0).get("versions");
     assertThat(versions.get(2).get("tasks").get("runnable").asInt()).isEqualTo(2000);
     assertThat(ok("store", "check").exit()).isZero();
-    String some = json("ls", "--limit", "1").get(0).get("id").asText();
+    // The newest task: the runner's one worker holds the oldest.
+    String some = json("ls", "--reverse", "--limit", "1").get(0).get("id").asText();
     List<String> reasons = new ArrayList<>();
     json("history", some).forEach(e -> reasons.add(e.get("reason").asText()));
     assertThat(reasons).as("moved once per upgrade").containsExactly("upgraded v1→v2",
