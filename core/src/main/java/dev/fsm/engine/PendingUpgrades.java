@@ -1,6 +1,8 @@
 package dev.fsm.engine;
 
+import dev.fsm.FsmException;
 import dev.fsm.model.Machine;
+import dev.fsm.model.UpgradeStrategy;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskNotFoundException;
@@ -46,11 +48,29 @@ public final class PendingUpgrades {
         .map(to -> Upgrades.move(task, from.get(), to, target(to), now, by));
   }
 
-  /** True when the task's version is older than the newest, so {@link #owed} may apply. */
+  /**
+   * True when {@link #owed} may apply: a version registered after the task's says
+   * {@code upgrade: upgrade}. Tasks left on their version by {@code continue} never have their
+   * history read for it.
+   */
   public boolean mayOwe(Task task) {
-    List<MachineVersion> versions = machines.versions(task.machine());
-    return !versions.isEmpty()
-        && !versions.get(versions.size() - 1).version().equals(task.version());
+    boolean newer = false;
+    for (MachineVersion v : machines.versions(task.machine())) {
+      if (newer && upgrades(v)) {
+        return true;
+      }
+      newer |= v.version().equals(task.version());
+    }
+    return false;
+  }
+
+  private boolean upgrades(MachineVersion v) {
+    try {
+      return machines.machine(v.machine(), v.version()).upgrade() == UpgradeStrategy.UPGRADE;
+    } catch (FsmException e) {
+      // A version that no longer reads here: look at the history rather than guess.
+      return true;
+    }
   }
 
   /**

@@ -113,6 +113,8 @@ class UpgradeRunTest {
         new Transition(NOW, "pay", "ok", "ship", 1, 1, "r1", "")));
     UpgradeReport done = operations.upgrade(source(v2("upgrade")), false);
     String v2 = store.versions("order").get(1).version();
+    assertThat(new PendingUpgrades(store, machines).mayOwe(store.get("b").orElseThrow()))
+        .isTrue();
     assertThat(done.older()).containsExactly(new UpgradeReport.FromVersion(1,
         MachineVersion.idOf(V1), 0, 1, 1, Map.of("ship", 1), 0));
     assertThat(store.get("a").orElseThrow().version()).isEqualTo(v2);
@@ -164,6 +166,8 @@ class UpgradeRunTest {
     UpgradeReport done = operations.upgrade(source(v2("continue")), false);
     assertThat(done.older().get(0).continued()).isEqualTo(3);
     assertThat(store.history("a")).isEmpty();
+    assertThat(new PendingUpgrades(store, machines).mayOwe(store.get("a").orElseThrow()))
+        .as("no later version upgrades: the claim reads no history for it").isFalse();
     Task d = operations.start(source(v2("continue")), List.of(new NewTask("d", null, null)))
         .get(0);
     assertThat(d.version()).isEqualTo(store.versions("order").get(1).version());
