@@ -25,13 +25,14 @@ _fsm() {
     _fsm_ask; return
   fi
   if [[ $cur != -* && -z $verb ]]; then
-    COMPREPLY=($(compgen -W "validate render machines start run send signal ls show history stats watch tail shell bench store completion help" -- "$cur")); return
+    COMPREPLY=($(compgen -W "validate render machines upgrade start run send signal ls show history stats watch tail shell bench store completion help" -- "$cur")); return
   fi
   if [[ $cur == -* ]]; then
     case $verb in
       validate) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       render) COMPREPLY=($(compgen -W "-o --output-file --format --direction --task --counts --engine -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       machines) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      upgrade) COMPREPLY=($(compgen -W "--dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       start) COMPREPLY=($(compgen -W "--id --context --at --from -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       run) COMPREPLY=($(compgen -W "--workers --until-idle --once --plugins --grace -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       send) COMPREPLY=($(compgen -W "--until --reason --to --after-step --machine --state --status --dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;

@@ -20,6 +20,7 @@ import dev.fsm.cli.verb.task.Signal;
 import dev.fsm.cli.verb.task.Start;
 import dev.fsm.cli.verb.task.Stats;
 import dev.fsm.cli.verb.task.Tail;
+import dev.fsm.cli.verb.task.Upgrade;
 import dev.fsm.cli.verb.task.Watch;
 import dev.fsm.files.DiskFailure;
 import java.io.IOException;
@@ -44,8 +45,8 @@ import picocli.CommandLine.Spec;
     description = "Describe a process as a YAML machine of states and events; fsm validates it"
         + " and runs task instances through it, durably.",
     footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
-    subcommands = {Validate.class, Render.class, Machines.class, Start.class, Run.class, Send.class,
-        Signal.class, Ls.class, Show.class, History.class, Stats.class, Watch.class, Tail.class,
+    subcommands = {Validate.class, Render.class, Machines.class, Upgrade.class, Start.class,
+        Run.class, Send.class, Signal.class, Ls.class, Show.class, History.class, Stats.class, Watch.class, Tail.class,
         Shell.class, Bench.class, Store.class, Completion.class, Complete.class,
         CommandLine.HelpCommand.class})
 public final class Fsm implements Runnable, CommandTree {

@@ -277,14 +277,15 @@ class TaskVerbsIT {
 
     FsmJar.Result machines = ok("machines");
     assertThat(machines.outLines().get(1)).matches(
-        "approval +v1 [0-9a-f]{12} +[-0-9]+ [0-9:]+ +1 waiting, 1 paused +machines/approval.yaml");
+        "approval +v1 [0-9a-f]{12} \\(newest\\) +[-0-9]+ [0-9:]+ +1 waiting, 1 paused"
+            + " +machines/approval.yaml");
     assertThat(machines.outLines().get(2)).startsWith("order ");
     JsonNode listed = json("machines");
     assertThat(listed.get(0).fieldNames()).toIterable().containsExactly("machine", "file",
-        "versions", "tasks", "breaker");
+        "file_differs", "versions", "tasks", "breaker");
     assertThat(listed.get(0).get("breaker").isNull()).as("approval has no breaker").isTrue();
     assertThat(listed.get(0).get("versions").get(0).fieldNames()).toIterable()
-        .containsExactly("number", "id", "registered");
+        .containsExactly("number", "id", "registered", "newest", "tasks");
     assertThat(listed.get(0).get("tasks").get("paused").asLong()).isEqualTo(1);
     assertThat(listed.get(1).get("versions")).isEmpty();
 

@@ -14,6 +14,8 @@ import dev.fsm.control.wire.SendAll;
 import dev.fsm.control.wire.Signal;
 import dev.fsm.control.wire.Start;
 import dev.fsm.control.wire.Stats;
+import dev.fsm.control.wire.Upgrade;
+import dev.fsm.control.wire.VersionCounts;
 import dev.fsm.control.wire.Versions;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
@@ -23,9 +25,11 @@ import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
+import dev.fsm.operations.UpgradeReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.store.VersionCount;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -128,6 +132,16 @@ public final class SocketControl implements Operations {
   @Override
   public List<MachineVersion> versions(String machine) {
     return call(new Versions(machine));
+  }
+
+  @Override
+  public UpgradeReport upgrade(MachineSource source, boolean dryRun) {
+    return call(new Upgrade(source, dryRun));
+  }
+
+  @Override
+  public List<VersionCount> versionCounts(String machine) {
+    return call(new VersionCounts(machine));
   }
 
   @Override

@@ -32,6 +32,7 @@ final class AttemptWork {
   private final Timeouts timeouts;
   private final Clock clock;
   private final String owner;
+  private final PendingUpgrades upgrades;
 
   AttemptWork(Store store, MachineLibrary machines, ActionRunner actions, Timeouts timeouts,
       Clock clock, String owner) {
@@ -41,6 +42,12 @@ final class AttemptWork {
     this.timeouts = timeouts;
     this.clock = clock;
     this.owner = owner;
+    this.upgrades = new PendingUpgrades(store, machines);
+  }
+
+  /** Moves a task whose attempt was recorded while an upgrade waited for it. */
+  void finishUpgrade(String id, String by) {
+    upgrades.finish(id, clock.instant(), by);
   }
 
   /**
@@ -59,6 +66,25 @@ final class AttemptWork {
       machine = machines.machine(task.machine(), task.version());
     } catch (FsmException e) {
       return Optional.of(Step.fault(task, e.getMessage(), now, by));
+    }
+    if (upgrades.mayOwe(task)) {
+      // An upgrade waited for this task's last attempt, whose runner stopped before moving it.
+      Optional<Change> owed = upgrades.owed(task, store.history(task.id()), now, by);
+      if (owed.isPresent()) {
+        Change move = owed.get();
+        if (move.next().status() != task.status() || move.next().due() == null) {
+          // Parked (its state is gone), ended, or waiting for a signal in the new version:
+          // recorded as it is, with nothing to run now.
+          return Optional.of(new Change(move.next().withLease(null), move.entry()));
+        }
+        try {
+          store.record(owner, move);
+        } catch (LeaseLostException e) {
+          return Optional.empty();
+        }
+        task = move.next();
+        machine = machines.machine(task.machine(), task.version());
+      }
     }
     State state = machine.state(task.state()).orElse(null);
     boolean atMostOnce = state != null && state.behavior() instanceof Behavior.Run

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -29,6 +30,13 @@ public final class MachineLibrary {
   private final Map<Key, Integer> numbers = new ConcurrentHashMap<>();
   private final Map<String, Path> files = new ConcurrentHashMap<>();
   private volatile boolean folderScanned;
+  /** Per machine, its versions as last read, and when: claims ask for the newest often. */
+  private final Map<String, Known> known = new ConcurrentHashMap<>();
+
+  private record Known(List<MachineVersion> versions, long readAtNanos) {}
+
+  /** How long a machine's versions are trusted without reading them again (other processes). */
+  private static final long VERSIONS_FRESH_NANOS = 1_000_000_000L;
 
   /** A library over the store's versions; {@code machinesFolder} may not exist. */
   public MachineLibrary(Store store, Path machinesFolder) {
@@ -51,12 +59,7 @@ public final class MachineLibrary {
     if (known != null) {
       return known;
     }
-    String text = null;
-    for (MachineVersion v : store.versions(machine)) {
-      if (v.version().equals(version)) {
-        text = v.definition();
-      }
-    }
+    String text = version(machine, version).map(MachineVersion::definition).orElse(null);
     if (text == null) {
       throw new FsmException("machine `" + machine + "` has no version " + version
           + " in this store");
@@ -85,6 +88,51 @@ public final class MachineLibrary {
     }
     throw new FsmException("machine `" + machine + "` has no version " + version
         + " in this store");
+  }
+
+  /**
+   * A machine's versions, oldest first: as last read when that was under a second ago (a version
+   * registered in this process is seen at once, see {@link #versionsChanged}).
+   */
+  public List<MachineVersion> versions(String machine) {
+    Known k = known.get(machine);
+    long now = System.nanoTime();
+    if (k == null || now - k.readAtNanos() > VERSIONS_FRESH_NANOS) {
+      k = new Known(store.versions(machine), now);
+      known.put(machine, k);
+    }
+    return k.versions();
+  }
+
+  /** Forgets what {@link #versions} read, after this process registered a version. */
+  public void versionsChanged(String machine) {
+    known.remove(machine);
+  }
+
+  /** After this process registered {@code v}: forgets what was read unless v was the newest. */
+  public void registered(MachineVersion v) {
+    Known k = known.get(v.machine());
+    if (k != null && (k.versions().isEmpty()
+        || !k.versions().get(k.versions().size() - 1).equals(v))) {
+      known.remove(v.machine());
+    }
+  }
+
+  /** The version of a machine with this id or number, if registered. */
+  public Optional<MachineVersion> version(String machine, String id) {
+    Optional<MachineVersion> found = find(versions(machine), id);
+    return found.isPresent() ? found : find(store.versions(machine), id);
+  }
+
+  /** The version of a machine with this number, if registered. */
+  public Optional<MachineVersion> version(String machine, int number) {
+    return versions(machine).stream().filter(v -> v.number() == number).findFirst()
+        .or(() -> store.versions(machine).stream().filter(v -> v.number() == number)
+            .findFirst());
+  }
+
+  private static Optional<MachineVersion> find(List<MachineVersion> versions, String id) {
+    return versions.stream().filter(v -> v.version().equals(id)).findFirst();
   }
 
   /** Parses a definition as if it were the machine's file (for its folder). */

@@ -9,6 +9,12 @@ public interface OperatorListener {
   /** A command changed a task (durably); a running action may have to stop or hear it. */
   void commandApplied(Task after, Command command);
 
+  /**
+   * {@code fsm upgrade} marked a task whose attempt is running: it moves to the new version once
+   * that attempt's outcome is recorded. Only a runner has attempts to mark.
+   */
+  default void upgradePending(Task task) {}
+
   /** Tasks became runnable (started, signalled); a waiting runner should claim now. */
   void workArrived();
 

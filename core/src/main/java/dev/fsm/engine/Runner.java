@@ -51,6 +51,8 @@ public final class Runner implements OperatorListener {
   static final class InFlight {
     final Attempt attempt = new Attempt();
     volatile boolean atMostOnce;
+    /** Set when {@code fsm upgrade} waits for this attempt: the task moves once it is recorded. */
+    volatile boolean upgradeAfter;
   }
 
   /** A runner over a store; {@link #run} does the work. */
@@ -172,6 +174,14 @@ public final class Runner implements OperatorListener {
   }
 
   @Override
+  public void upgradePending(Task task) {
+    InFlight f = inFlight.get(task.id());
+    if (f != null) {
+      f.upgradeAfter = true;
+    }
+  }
+
+  @Override
   public void workArrived() {
     refreshLimits = true;
     wake();
@@ -243,7 +253,12 @@ public final class Runner implements OperatorListener {
       try {
         change = work.attempt(task, f, timers, () -> stopNow);
         if (change.isPresent() && !stopNow) {
-          completer.submit(change.get(), () -> settled(task.id()));
+          completer.submit(change.get(), () -> {
+            if (f.upgradeAfter) {
+              moveUpgraded(task.id());
+            }
+            settled(task.id());
+          });
         } else {
           if (change.isEmpty() && f.attempt.stopReason() != null) {
             listener.discarded(task.id(), "the action was stopped ("
@@ -263,6 +278,16 @@ public final class Runner implements OperatorListener {
         wake();
       }
     });
+  }
+
+  /** After the outcome the old version routed is recorded, the upgrade it waited for. */
+  private void moveUpgraded(String id) {
+    try {
+      work.finishUpgrade(id, options.owner());
+    } catch (RuntimeException e) {
+      listener.problem("task `" + id + "`: could not finish its upgrade (the next claim or"
+          + " `fsm upgrade` again does): " + e.getMessage());
+    }
   }
 
   private void settled(String id) {

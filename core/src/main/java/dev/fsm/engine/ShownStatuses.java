@@ -39,8 +39,13 @@ public final class ShownStatuses {
 
   /** How the task shows: {@code waiting} when runnable in a state that waits for a signal. */
   public ShownStatus of(Task t) {
-    Set<String> states = of(t.machine()).get(t.version());
-    return ShownStatus.of(t.status(), states != null && states.contains(t.state()));
+    return of(t.machine(), t.version(), t.state(), t.status());
+  }
+
+  /** How a task of this machine version, state and stored status shows. */
+  public ShownStatus of(String machine, String version, String state, TaskStatus status) {
+    Set<String> states = of(machine).get(version);
+    return ShownStatus.of(status, states != null && states.contains(state));
   }
 
   /**

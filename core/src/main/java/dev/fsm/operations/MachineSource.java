@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * A machine file as the user's process read it: sent to whoever owns the store, which registers
- * it as a version (content-addressed) and starts tasks on it.
+ * it as the newest version (unless it already is) and starts tasks on it.
  *
  * @param name the machine's name
  * @param file the file's absolute path; programs run in its folder

@@ -2,6 +2,7 @@ package dev.fsm.operations;
 
 import dev.fsm.engine.StateStats;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.VersionCount;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
@@ -110,6 +111,16 @@ public interface Operations extends AutoCloseable {
 
   /** Every version of a machine, oldest first; empty for an unknown machine. */
   List<MachineVersion> versions(String machine);
+
+  /**
+   * Registers the machine's file as the newest version (unless it is already) and applies that
+   * file's {@code upgrade:} to every unfinished task of an older version, durably. With
+   * {@code dryRun} nothing changes, not even the registration, and the report says what would.
+   */
+  UpgradeReport upgrade(MachineSource machine, boolean dryRun);
+
+  /** Task counts of one machine per version, state and status (a scan of its tasks). */
+  List<VersionCount> versionCounts(String machine);
 
   /** The names of every machine that has a registered version. */
   List<String> machineNames();

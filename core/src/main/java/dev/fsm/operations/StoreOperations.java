@@ -15,19 +15,26 @@ import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.store.VersionCount;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /** {@link Control} over a store this process opened: the rules applied, the changes durable. */
 public final class StoreOperations implements Operations {
@@ -45,6 +52,11 @@ public final class StoreOperations implements Operations {
   private final String operator;
   private final OperatorListener listener;
   private final boolean closeStore;
+  /**
+   * Starts share it, an upgrade takes it alone: a start that registered the old newest version
+   * cannot create its tasks after an upgrade's scan went by, leaving them on the old version.
+   */
+  private final ReadWriteLock versionsLock = new ReentrantReadWriteLock();
 
   /**
    * A control over {@code store}.
@@ -67,18 +79,32 @@ public final class StoreOperations implements Operations {
     Instant now = clock.instant();
     Machine machine = machines.read(source.name(), MachineVersion.idOf(source.text()),
         source.text());
-    List<Task> created = new ArrayList<>(tasks.size());
+    List<String> ids = new ArrayList<>(tasks.size());
+    List<String> contexts = new ArrayList<>(tasks.size());
     for (NewTask t : tasks) {
       String id = t.id() == null ? TaskIds.next(now) : TaskIds.checked(t.id());
-      String context = t.context() == null ? Contexts.EMPTY
-          : Contexts.parse(t.context(), "the context of task `" + id + "`");
-      created.add(Step.start(machine, MachineVersion.idOf(source.text()), id, context, t.at(),
-          now));
+      ids.add(id);
+      contexts.add(t.context() == null ? Contexts.EMPTY
+          : Contexts.parse(t.context(), "the context of task `" + id + "`"));
     }
+    versionsLock.readLock().lock();
+    try {
+      return startRegistered(source, tasks, machine, ids, contexts, now);
+    } finally {
+      versionsLock.readLock().unlock();
+    }
+  }
+
+  private List<Task> startRegistered(MachineSource source, List<NewTask> tasks, Machine machine,
+      List<String> ids, List<String> contexts, Instant now) {
+    // Registered first: a rollback's id is only known once the store numbered it.
     MachineVersion version = store.register(source.name(), source.text(), now);
     machines.remember(source.name(), source.file());
-    if (!version.version().equals(MachineVersion.idOf(source.text()))) {
-      throw new IllegalStateException("the store named version " + version.version());
+    machines.registered(version);
+    List<Task> created = new ArrayList<>(tasks.size());
+    for (int i = 0; i < tasks.size(); i++) {
+      created.add(Step.start(machine, version.version(), ids.get(i), contexts.get(i),
+          tasks.get(i).at(), now));
     }
     store.create(created);
     listener.workArrived();
@@ -255,6 +281,37 @@ public final class StoreOperations implements Operations {
   @Override
   public List<MachineVersion> versions(String machine) {
     return store.versions(machine);
+  }
+
+  @Override
+  public UpgradeReport upgrade(MachineSource source, boolean dryRun) {
+    versionsLock.writeLock().lock();
+    try {
+      return new UpgradeRun(store, machines, clock, operator, listener).upgrade(source, dryRun);
+    } finally {
+      versionsLock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public List<VersionCount> versionCounts(String machine) {
+    Map<List<Object>, Long> counts = new TreeMap<>(Comparator.comparing(Object::toString));
+    Optional<String> after = Optional.empty();
+    while (true) {
+      List<Task> page = store.list(new TaskQuery(Optional.of(machine), Optional.empty(),
+          Set.of(), after, PAGE, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID));
+      for (Task t : page) {
+        counts.merge(List.of(t.version(), t.state(), t.status()), 1L, Long::sum);
+      }
+      if (page.size() < PAGE) {
+        break;
+      }
+      after = Optional.of(page.get(page.size() - 1).id());
+    }
+    List<VersionCount> found = new ArrayList<>(counts.size());
+    counts.forEach((k, n) -> found.add(new VersionCount(machine, (String) k.get(0),
+        (String) k.get(1), (TaskStatus) k.get(2), n)));
+    return found;
   }
 
   @Override

@@ -113,7 +113,9 @@ public interface Store extends AutoCloseable {
   List<TaskCount> counts();
 
   /**
-   * Registers a machine definition's text; the same text again returns the existing version.
+   * Registers a machine definition's text as the newest version: the newest version's text
+   * again returns that version; any other text, even an older version's, becomes a new version
+   * numbered after the others, with an id no other version of the machine has.
    */
   MachineVersion register(String machine, String definition, Instant now);
 

@@ -8,9 +8,11 @@ import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
+import dev.fsm.operations.UpgradeReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.store.VersionCount;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -143,6 +145,18 @@ final class FakeControl implements Operations {
   public List<MachineVersion> versions(String machine) {
     enter("versions", machine);
     return Samples.versions();
+  }
+
+  @Override
+  public UpgradeReport upgrade(MachineSource machine, boolean dryRun) {
+    enter("upgrade", machine, dryRun);
+    return Samples.upgrade(dryRun);
+  }
+
+  @Override
+  public List<VersionCount> versionCounts(String machine) {
+    enter("versionCounts", machine);
+    return Samples.versionCounts();
   }
 
   @Override

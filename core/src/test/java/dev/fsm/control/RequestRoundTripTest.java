@@ -20,6 +20,8 @@ import dev.fsm.control.wire.SendAll;
 import dev.fsm.control.wire.Signal;
 import dev.fsm.control.wire.Start;
 import dev.fsm.control.wire.Stats;
+import dev.fsm.control.wire.Upgrade;
+import dev.fsm.control.wire.VersionCounts;
 import dev.fsm.control.wire.Versions;
 import dev.fsm.control.wire.Wire;
 import dev.fsm.operations.MachineSource;
@@ -84,7 +86,12 @@ class RequestRoundTripTest {
         new Stats(null),
         new Versions("order"),
         new MachineNames(),
-        new Breakers());
+        new Breakers(),
+        new Upgrade(new MachineSource("order", Path.of("/m/order.yaml"), "machine: order\n"),
+            true),
+        new Upgrade(new MachineSource("order", Path.of("/m/order.yaml"), "machine: order\n"),
+            false),
+        new VersionCounts("order"));
   }
 
   @Test
@@ -117,7 +124,8 @@ class RequestRoundTripTest {
       results.add(roundTrip(r, fake));
     }
     assertThat(results).contains(Optional.empty(), Samples.history(), Samples.counts(),
-        Samples.stats(), Samples.versions(), Samples.report(true));
+        Samples.stats(), Samples.versions(), Samples.report(true), Samples.upgrade(true),
+        Samples.upgrade(false), Samples.versionCounts());
   }
 
   /** Runs the request on the fake and checks its result survives its codec. */

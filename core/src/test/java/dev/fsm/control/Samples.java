@@ -2,8 +2,10 @@ package dev.fsm.control;
 
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.UpgradeReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
+import dev.fsm.store.VersionCount;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
@@ -64,5 +66,17 @@ final class Samples {
     return new BulkSendReport(3, List.of("a", "b"),
         List.of(new BulkSendReport.Refusal("c", "task `c` is completed; no command changes it")),
         dryRun);
+  }
+
+  static UpgradeReport upgrade(boolean dryRun) {
+    return new UpgradeReport("order", 3, "0123456789ab", !dryRun, "upgrade",
+        List.of(new UpgradeReport.FromVersion(1, "ba9876543210", 0, 4, 1,
+            Map.of("pay", 2, "ünïcødé", 1), 0),
+            new UpgradeReport.FromVersion(2, "abcdefabcdef", 1, 0, 0, Map.of(), 0)), dryRun);
+  }
+
+  static List<VersionCount> versionCounts() {
+    return List.of(new VersionCount("order", "0123456789ab", "pay", TaskStatus.RUNNABLE, 3),
+        new VersionCount("order", "ba9876543210", "ünïcødé", TaskStatus.KILLED, 1));
   }
 }

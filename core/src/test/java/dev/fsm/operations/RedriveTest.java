@@ -60,6 +60,9 @@ class RedriveTest {
     operations = new StoreOperations(store, machines, Clock.fixed(NOW, ZoneOffset.UTC),
         "user:ann", new OperatorListener() {
           @Override
+          public void upgradePending(Task task) {}
+
+          @Override
           public void commandApplied(Task after, Command command) {
             heard.add(command.word() + " " + after.id());
           }

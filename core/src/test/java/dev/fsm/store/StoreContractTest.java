@@ -844,7 +844,6 @@ public abstract class StoreContractTest {
     assertThat(v2).isEqualTo(
         new MachineVersion("order", MachineVersion.idOf(ORDER_V2), 2, T0.plusSeconds(120),
             ORDER_V2));
-    assertThat(store.register("order", ORDER_V1, T0.plusSeconds(180))).isEqualTo(v1);
     MachineVersion refund = store.register("refund", ORDER_V1, T0.plusSeconds(240));
     reopen();
 
@@ -1243,5 +1242,31 @@ public abstract class StoreContractTest {
     assertThat(store.nextDue(new ClaimLimits(Map.of("alpha", 0, "beta", 0), Map.of())))
         .isEmpty();
     assertThat(store.nextDue()).contains(T0);
+  }
+
+  // --- versions: a rollback to an older text is a new newest version with an id of its own ---
+
+  @Test
+  void registeringAnOlderTextAgainMakesItTheNewestVersionWithAnIdOfItsOwn() {
+    MachineVersion v1 = store.register("order", ORDER_V1, T0);
+    MachineVersion v2 = store.register("order", ORDER_V2, T0.plusSeconds(60));
+    MachineVersion v3 = store.register("order", ORDER_V1, T0.plusSeconds(120));
+    assertThat(v3.number()).isEqualTo(3);
+    assertThat(v3.definition()).isEqualTo(ORDER_V1);
+    assertThat(v3.registered()).isEqualTo(T0.plusSeconds(120));
+    assertThat(v3.version()).as("ids stay unique within a machine")
+        .isNotIn(v1.version(), v2.version()).matches("[0-9a-f]{12}");
+    assertThat(store.register("order", ORDER_V1, T0.plusSeconds(180)))
+        .as("the newest text again changes nothing").isEqualTo(v3);
+    MachineVersion v4 = store.register("order", ORDER_V2, T0.plusSeconds(240));
+    MachineVersion v5 = store.register("order", ORDER_V1, T0.plusSeconds(300));
+    assertThat(List.of(v4.number(), v5.number())).containsExactly(4, 5);
+    assertThat(Set.of(v1.version(), v2.version(), v3.version(), v4.version(), v5.version()))
+        .hasSize(5);
+    reopen();
+
+    assertThat(store.versions("order")).containsExactly(v1, v2, v3, v4, v5);
+    assertThat(store.register("order", ORDER_V1, T0.plusSeconds(360))).isEqualTo(v5);
+    assertThat(store.versions("order")).hasSize(5);
   }
 }

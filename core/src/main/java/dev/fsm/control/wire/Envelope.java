@@ -64,6 +64,8 @@ public record Envelope(int version, String op, Arguments arguments) {
       case Versions.OP -> Versions.from(arguments);
       case MachineNames.OP -> new MachineNames();
       case Breakers.OP -> new Breakers();
+      case Upgrade.OP -> Upgrade.from(arguments);
+      case VersionCounts.OP -> VersionCounts.from(arguments);
       default -> null;
     };
   }

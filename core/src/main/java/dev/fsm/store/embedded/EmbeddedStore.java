@@ -338,15 +338,11 @@ public final class EmbeddedStore implements Store {
   @Override
   public MachineVersion register(String machine, String definition, Instant now) {
     return durably(() -> {
-      String version = MachineVersion.idOf(definition);
       List<MachineVersion> known = index.versions(machine);
-      for (MachineVersion v : known) {
-        if (v.version().equals(version)) {
-          return gate.afterLastChange(v);
-        }
+      MachineVersion added = MachineVersion.next(machine, definition, now, known);
+      if (!added.isAfter(known)) {
+        return gate.afterLastChange(added);
       }
-      MachineVersion added =
-          new MachineVersion(machine, version, known.size() + 1, now, definition);
       return gate.commit(added, records.registered(added));
     });
   }

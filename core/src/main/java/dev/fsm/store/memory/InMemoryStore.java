@@ -289,15 +289,11 @@ public final class InMemoryStore implements Store {
   public MachineVersion register(String machine, String definition, Instant now) {
     synchronized (lock) {
       ensureOpen();
-      String version = MachineVersion.idOf(definition);
       List<MachineVersion> known = versions.computeIfAbsent(machine, m -> new ArrayList<>());
-      for (MachineVersion v : known) {
-        if (v.version().equals(version)) {
-          return v;
-        }
+      MachineVersion added = MachineVersion.next(machine, definition, now, known);
+      if (!added.isAfter(known)) {
+        return added;
       }
-      MachineVersion added =
-          new MachineVersion(machine, version, known.size() + 1, now, definition);
       known.add(added);
       return added;
     }

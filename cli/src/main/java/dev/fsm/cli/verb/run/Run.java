@@ -128,7 +128,7 @@ public final class Run implements Callable<Integer> {
       err.println("fsm run: " + workers + " worker" + (workers == 1 ? "" : "s") + " on "
           + where + " (pid " + ProcessHandle.current().pid() + ")"
           + (mode == RunnerOptions.Mode.FOREVER ? "; Ctrl-C to stop" : ""));
-      err.flush();
+      StaleMachineFiles.warn(store, global.machines(), err);
       long started = System.nanoTime();
       if (live) {
         try (RunLine line = new RunLine(err, runner)) {

@@ -13,7 +13,11 @@ import dev.fsm.store.MachineVersion;
 import dev.fsm.store.StorePurpose;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.ShownStatus;
+import dev.fsm.store.VersionCount;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,9 +39,9 @@ import picocli.CommandLine.Spec;
         + " a version is registered when `fsm start` first uses a file's text.")
 public final class Machines implements Callable<Integer> {
 
-  /** One machine as listed. */
+  /** One machine as listed; {@code byVersion} holds its task counts per version id. */
   private record Listed(String name, Path file, List<MachineVersion> versions,
-      Map<ShownStatus, Long> counts) {}
+      Map<ShownStatus, Long> counts, Map<String, Map<ShownStatus, Long>> byVersion) {}
 
   @Spec CommandSpec spec;
 
@@ -48,7 +52,8 @@ public final class Machines implements Callable<Integer> {
     Map<String, Path> files = MachineFiles.inFolder(global.machines());
     Map<String, Listed> listed = new TreeMap<>();
     Map<String, MachineBreaker> breakers = Map.of();
-    files.forEach((name, file) -> listed.put(name, new Listed(name, file, List.of(), Map.of())));
+    files.forEach((name, file) -> listed.put(name,
+        new Listed(name, file, List.of(), Map.of(), Map.of())));
     StoreAccess.Located at = TaskAccess.locate(global, StorePurpose.READ, "fsm machines",
         true);
     String store = at.location().text();
@@ -65,7 +70,7 @@ public final class Machines implements Callable<Integer> {
         names.addAll(files.keySet());
         for (String name : names) {
           listed.put(name, new Listed(name, files.get(name), control.versions(name),
-              counts.getOrDefault(name, Map.of())));
+              counts.getOrDefault(name, Map.of()), byVersion(control, shown, name)));
         }
         breakers = BreakerText.of(control);
       }
@@ -81,7 +86,8 @@ public final class Machines implements Callable<Integer> {
         g.writeStartArray();
         for (Listed m : listed.values()) {
           TaskJson.machine(g, m.name(), m.file() == null ? null : m.file().toString(),
-              m.versions(), m.counts(), shownBreakers.get(m.name()));
+              fileDiffers(m), m.versions(), m.counts(), m.byVersion(),
+              shownBreakers.get(m.name()));
         }
         g.writeEndArray();
       });
@@ -92,23 +98,69 @@ public final class Machines implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
+  /** A machine's task counts per version id, as they show. */
+  private static Map<String, Map<ShownStatus, Long>> byVersion(Operations control,
+      ShownStatuses shown, String machine) {
+    Map<String, Map<ShownStatus, Long>> counts = new TreeMap<>();
+    for (VersionCount c : control.versionCounts(machine)) {
+      counts.computeIfAbsent(c.version(), v -> new EnumMap<>(ShownStatus.class))
+          .merge(shown.of(machine, c.version(), c.state(), c.status()), c.count(), Long::sum);
+    }
+    return counts;
+  }
+
+  /** Whether the machine's file differs from its newest version; null when either is missing. */
+  private static Boolean fileDiffers(Listed m) {
+    if (m.file() == null || m.versions().isEmpty()) {
+      return null;
+    }
+    try {
+      String text = Files.readString(m.file(), StandardCharsets.UTF_8);
+      return !text.equals(m.versions().get(m.versions().size() - 1).definition());
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
   private static void print(Iterable<Listed> machines, PrintWriter out, GlobalOptions global) {
     Table table = new Table("MACHINE", "VERSION", "REGISTERED", "TASKS", "FILE");
     for (Listed m : machines) {
       String file = m.file() == null ? "-" : m.file().toString();
+      if (Boolean.TRUE.equals(fileDiffers(m))) {
+        file += " (differs from v" + m.versions().get(m.versions().size() - 1).number()
+            + ": fsm upgrade " + m.name() + ")";
+      }
       if (m.versions().isEmpty()) {
         table.add(m.name(), "-", "-", TaskText.counts(m.counts()), file);
         continue;
       }
-      // Newest version first, with the machine's name, counts and file on its row only.
+      // Newest first; the machine's name and file on its first row only. Older versions with
+      // no tasks at all fold into one row, so a machine with many versions stays readable.
       List<MachineVersion> newestFirst = new ArrayList<>(m.versions());
       Collections.reverse(newestFirst);
-      boolean first = true;
-      for (MachineVersion v : newestFirst) {
-        table.add(first ? m.name() : "", "v" + v.number() + " " + v.version(),
-            TaskText.time(v.registered()), first ? TaskText.counts(m.counts()) : "",
-            first ? file : "");
-        first = false;
+      String name = m.name();
+      String fileCell = file;
+      for (int i = 0; i < newestFirst.size(); i++) {
+        MachineVersion v = newestFirst.get(i);
+        Map<ShownStatus, Long> counts = m.byVersion().getOrDefault(v.version(), Map.of());
+        if (i > 0 && counts.isEmpty()) {
+          int j = i;
+          while (j + 1 < newestFirst.size() && m.byVersion()
+              .getOrDefault(newestFirst.get(j + 1).version(), Map.of()).isEmpty()) {
+            j++;
+          }
+          MachineVersion oldest = newestFirst.get(j);
+          table.add(name, j == i ? "v" + v.number() + " " + v.version()
+              : "v" + oldest.number() + "–v" + v.number(), j == i ? TaskText.time(v.registered())
+              : "", "no tasks", fileCell);
+          i = j;
+        } else {
+          table.add(name, "v" + v.number() + " " + v.version() + (i == 0 ? " (newest)" : ""),
+              TaskText.time(v.registered()), counts.isEmpty() ? "no tasks"
+                  : TaskText.counts(counts), fileCell);
+        }
+        name = "";
+        fileCell = "";
       }
     }
     table.print(out, global.columns());

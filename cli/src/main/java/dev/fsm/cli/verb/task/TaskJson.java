@@ -147,18 +147,33 @@ final class TaskJson {
     g.writeEndArray();
   }
 
-  /** A machine: its file (or null), its versions oldest first, and its tasks by status. */
-  static void machine(JsonGenerator g, String name, String file, List<MachineVersion> versions,
-      Map<ShownStatus, Long> counts, MachineBreaker breaker) throws IOException {
+  /**
+   * A machine: its file (or null) and whether it differs from the newest version, its versions
+   * oldest first with their tasks by status, the newest marked, all its tasks by status, and its
+   * circuit breaker.
+   */
+  static void machine(JsonGenerator g, String name, String file, Boolean fileDiffers,
+      List<MachineVersion> versions, Map<ShownStatus, Long> counts,
+      Map<String, Map<ShownStatus, Long>> byVersion, MachineBreaker breaker) throws IOException {
     g.writeStartObject();
     g.writeStringField("machine", name);
     g.writeStringField("file", file);
+    g.writeFieldName("file_differs");
+    if (fileDiffers == null) {
+      g.writeNull();
+    } else {
+      g.writeBoolean(fileDiffers);
+    }
     g.writeArrayFieldStart("versions");
-    for (MachineVersion v : versions) {
+    for (int i = 0; i < versions.size(); i++) {
+      MachineVersion v = versions.get(i);
       g.writeStartObject();
       g.writeNumberField("number", v.number());
       g.writeStringField("id", v.version());
       g.writeStringField("registered", time(v.registered()));
+      g.writeBooleanField("newest", i == versions.size() - 1);
+      g.writeFieldName("tasks");
+      statusCounts(g, byVersion.getOrDefault(v.version(), Map.of()));
       g.writeEndObject();
     }
     g.writeEndArray();

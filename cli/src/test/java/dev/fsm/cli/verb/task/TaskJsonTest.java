@@ -151,10 +151,13 @@ class TaskJsonTest {
         new MachineVersion("order", "0123456789ab", 2, T.plusSeconds(3600), "y"));
     assertThat(print(g -> {
       g.writeStartArray();
-      TaskJson.machine(g, "order", "machines/order.yaml", versions,
+      TaskJson.machine(g, "order", "machines/order.yaml", true, versions,
           Map.of(ShownStatus.SLEEPING, 2L, ShownStatus.WAITING, 3L),
+          Map.of("e9c446f974f6", Map.of(ShownStatus.SLEEPING, 2L),
+              "0123456789ab", Map.of(ShownStatus.WAITING, 3L)),
           MachineBreaker.closed("order"));
-      TaskJson.machine(g, "gone", null, List.of(), Map.of(), MachineBreaker.none("gone"));
+      TaskJson.machine(g, "gone", null, null, List.of(), Map.of(), Map.of(),
+          MachineBreaker.none("gone"));
       g.writeEndArray();
     })).isEqualTo(golden("machines.json"));
   }
