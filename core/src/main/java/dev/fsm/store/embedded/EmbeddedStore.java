@@ -4,6 +4,8 @@ import dev.fsm.FsmException;
 import dev.fsm.files.DiskFailure;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeBatch;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
@@ -321,6 +323,37 @@ public final class EmbeddedStore implements Store {
           new MachineVersion(machine, version, known.size() + 1, now, definition);
       return gate.commit(added, records.registered(added));
     });
+  }
+
+  /**
+   * One batch under the store's lock: candidates from the status groups in id order, each
+   * checked against its newest history entry, the matches deleted by one journal record, so a
+   * crash keeps the whole batch or none of it. The space comes back at the next checkpoint,
+   * whose snapshot no longer holds them and which deletes the journal segments that do.
+   */
+  @Override
+  public PurgeBatch purge(PurgeQuery query, Instant now) {
+    long[] held = new long[1];
+    PurgeBatch batch = durably(() -> {
+      long start = System.nanoTime();
+      List<Task> candidates = index.list(query.candidates());
+      List<Task> gone = new ArrayList<>();
+      List<String> ids = new ArrayList<>();
+      for (Task t : candidates) {
+        if (query.matches(t, index.lastEntry(t.id()), now)) {
+          gone.add(t);
+          ids.add(t.id());
+        }
+      }
+      Optional<String> resume = candidates.size() < query.batch() ? Optional.empty()
+          : Optional.of(candidates.get(candidates.size() - 1).id());
+      PurgeBatch result = new PurgeBatch(PurgeBatch.tally(gone), resume, Duration.ZERO);
+      Pending<PurgeBatch> pending = query.dryRun() || ids.isEmpty() ? Pending.unchanged(result)
+          : gate.commit(result, records.purged(ids));
+      held[0] = System.nanoTime() - start;
+      return pending;
+    });
+    return new PurgeBatch(batch.purged(), batch.resumeAfter(), Duration.ofNanos(held[0]));
   }
 
   @Override
