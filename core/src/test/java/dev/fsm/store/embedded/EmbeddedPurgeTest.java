@@ -1,0 +1,180 @@
+package dev.fsm.store.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fsm.store.PurgeBatch;
+import dev.fsm.store.PurgeQuery;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.checkpoint.CheckpointReport;
+import dev.fsm.store.embedded.recovery.RebuildProgress;
+import dev.fsm.task.Change;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A purge in the embedded store: a rebuild from snapshot and journal tail agrees with the live
+ * index however the purge and the checkpoint interleave, and a checkpoint after a purge gives its
+ * space back. {@code -Dfsm.purge.tasks=100000} measures with that many tasks.
+ */
+class EmbeddedPurgeTest {
+
+  private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+  private static final Instant NOW = T0.plus(Duration.ofDays(2));
+  private static final String CONTEXT = "{\"pad\":\"" + "x".repeat(180) + "\"}";
+
+  @TempDir Path dir;
+
+  @Test
+  void aRebuildAgreesWithTheLiveIndexWhenTheSnapshotStillHoldsWhatTheJournalPurged() {
+    Path folder = dir.resolve("store");
+    List<Task> before;
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      createFinished(store, 60, 3);
+      store.checkpoint();
+      purgeAll(store, PurgeQuery.olderThan(Duration.ofDays(1)).batch(7));
+      // Ids used again after the purge: the snapshot has their first life, the journal both.
+      store.create(List.of(task("t0003", T0.plusSeconds(5)), task("t0004", NOW)));
+      finish(store, "t0003", TaskStatus.COMPLETED, NOW);
+      before = store.list(TaskQuery.all(1000));
+      assertThat(before).extracting(Task::id).containsExactly("t0000", "t0001", "t0002",
+          "t0003", "t0004");
+      assertClean(store);
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(folder,
+        EmbeddedStoreOptions.defaults().forceRebuild(true))) {
+      assertThat(store.openReport().rebuilt()).isTrue();
+      assertThat(store.list(TaskQuery.all(1000))).isEqualTo(before);
+      assertThat(store.history("t0003")).extracting(Transition::time).containsExactly(NOW);
+      assertThat(store.history("t0004")).isEmpty();
+      assertClean(store);
+      store.checkpoint();
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(folder,
+        EmbeddedStoreOptions.defaults().forceRebuild(true))) {
+      assertThat(store.list(TaskQuery.all(1000))).isEqualTo(before);
+      assertThat(store.history("t0003")).hasSize(1);
+      assertClean(store);
+    }
+  }
+
+  @Test
+  void aCheckpointAfterAPurgeDropsThePurgedTasksFromWhatSurvives() throws IOException {
+    int n = Integer.getInteger("fsm.purge.tasks", 4000);
+    Path folder = dir.resolve("store");
+    long full;
+    long purgedBytes;
+    long fullTruth;
+    long purgedTruth;
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      createFinished(store, n, n / 10);
+      CheckpointReport first = store.checkpoint();
+      full = bytes(folder);
+      fullTruth = truth(folder);
+      long maxHeld = 0;
+      long t = System.nanoTime();
+      PurgeQuery q = PurgeQuery.olderThan(Duration.ofDays(1));
+      long purged = 0;
+      while (true) {
+        PurgeBatch b = store.purge(q, NOW);
+        purged += b.total();
+        maxHeld = Math.max(maxHeld, b.held().toNanos());
+        if (b.resumeAfter().isEmpty()) {
+          break;
+        }
+        q = q.after(b.resumeAfter().get());
+      }
+      long purgeMillis = (System.nanoTime() - t) / 1_000_000;
+      assertThat(purged).isEqualTo(n - n / 10);
+      long afterPurge = bytes(folder);
+      CheckpointReport second = store.checkpoint();
+      purgedBytes = bytes(folder);
+      purgedTruth = truth(folder);
+      System.out.println("files after the checkpoint: " + files(folder));
+      assertThat(second.records()).isEqualTo(n / 10);
+      assertThat(second.bytes()).isLessThan(first.bytes() / 5);
+      System.out.printf("purge of %d of %d tasks: %d ms, longest lock hold per batch %.2f ms;"
+          + " bytes on disk: %d before, %d after the purge, %d after a checkpoint%n", purged, n,
+          purgeMillis, maxHeld / 1e6, full, afterPurge, purgedBytes);
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(folder,
+        EmbeddedStoreOptions.defaults().forceRebuild(true))) {
+      assertThat(store.counts().stream().mapToLong(c -> c.count()).sum())
+          .isEqualTo((long) n / 10);
+    }
+    System.out.printf("after a rebuild of the index: %d bytes (%s)%n", bytes(folder),
+        files(folder));
+    // The journal and snapshot, the truth, shrink at the checkpoint; the index file keeps its
+    // size (MapDB reuses freed space for new tasks) until a rebuild writes it afresh.
+    assertThat(purgedTruth).isLessThan(fullTruth / 5);
+  }
+
+  private static void assertClean(EmbeddedStore store) {
+    StoreCheckReport check = StoreCheck.run(store, Duration.ofSeconds(60), RebuildProgress.NONE);
+    assertThat(check.matches()).as(check.toString()).isTrue();
+  }
+
+  /** {@code n} tasks, the first {@code recent} finished now and the rest two days ago. */
+  private static void createFinished(EmbeddedStore store, int n, int recent) {
+    List<Task> batch = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      batch.add(task(String.format("t%04d", i), T0));
+      if (batch.size() == 1000 || i == n - 1) {
+        store.create(batch);
+        batch.clear();
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      finish(store, String.format("t%04d", i), i % 2 == 0 ? TaskStatus.COMPLETED
+          : TaskStatus.FAILED, i < recent ? NOW : T0.plusSeconds(1));
+    }
+  }
+
+  private static void purgeAll(EmbeddedStore store, PurgeQuery query) {
+    PurgeQuery q = query;
+    for (PurgeBatch b = store.purge(q, NOW); b.resumeAfter().isPresent();
+        b = store.purge(q, NOW)) {
+      q = q.after(b.resumeAfter().get());
+    }
+  }
+
+  private static Task task(String id, Instant at) {
+    return new Task(id, "order", "v1", "ship", TaskStatus.RUNNABLE, CONTEXT, 0, List.of(), at,
+        at, null, at, null);
+  }
+
+  private static void finish(EmbeddedStore store, String id, TaskStatus status, Instant at) {
+    store.update(id, t -> new Change(new Task(t.id(), t.machine(), t.version(), "end", status,
+        t.context(), 0, t.errors(), t.created(), at, at, null, null),
+        new Transition(at, t.state(), "ok", "end", 10, 1, "runner", "")));
+  }
+
+  private static String files(Path folder) throws IOException {
+    try (Stream<Path> files = Files.walk(folder)) {
+      return files.filter(Files::isRegularFile)
+          .map(p -> folder.relativize(p) + "=" + p.toFile().length()).toList().toString();
+    }
+  }
+
+  /** Bytes of the journal and snapshot, without the index. */
+  private static long truth(Path folder) throws IOException {
+    return bytes(folder) - folder.resolve("index.db").toFile().length();
+  }
+
+  private static long bytes(Path folder) throws IOException {
+    try (Stream<Path> files = Files.walk(folder)) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+}
