@@ -7,6 +7,7 @@ import dev.fsm.control.wire.History;
 import dev.fsm.control.wire.Ids;
 import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
+import dev.fsm.control.wire.Purge;
 import dev.fsm.control.wire.Request;
 import dev.fsm.control.wire.Send;
 import dev.fsm.control.wire.SendAll;
@@ -19,8 +20,10 @@ import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
+import dev.fsm.operations.PurgeReport;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
@@ -120,6 +123,11 @@ public final class SocketControl implements Operations {
   @Override
   public List<StateStats> stats(String machine) {
     return call(new Stats(machine));
+  }
+
+  @Override
+  public PurgeReport purge(PurgeQuery query) {
+    return call(Purge.of(query));
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.fsm.operations;
 
 import dev.fsm.engine.StateStats;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
@@ -97,6 +98,13 @@ public interface Operations extends AutoCloseable {
 
   /** The names of every machine that has a registered version. */
   List<String> machineNames();
+
+  /**
+   * Deletes terminal tasks that became terminal longer ago than the query's age, with their
+   * histories, a batch at a time so that a runner sharing the store keeps working; with {@code
+   * query.dryRun()} only counts them. The query's cursor and batch size are the store's business.
+   */
+  PurgeReport purge(PurgeQuery query);
 
   /** Where commands go: "local" (this process opened the store) or the runner's pid. */
   String via();

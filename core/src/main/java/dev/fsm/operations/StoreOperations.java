@@ -11,6 +11,7 @@ import dev.fsm.engine.Step;
 import dev.fsm.engine.TaskIds;
 import dev.fsm.model.Machine;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
@@ -259,6 +260,11 @@ public final class StoreOperations implements Operations {
     store.counts().forEach(c -> names.add(c.machine()));
     names.addAll(machines.registered(List.copyOf(machines.folderMachines().keySet())));
     return List.copyOf(names);
+  }
+
+  @Override
+  public PurgeReport purge(PurgeQuery query) {
+    return Purges.run(store, query, clock);
   }
 
   @Override

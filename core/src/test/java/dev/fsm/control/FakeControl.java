@@ -5,8 +5,10 @@ import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
+import dev.fsm.operations.PurgeReport;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
@@ -132,6 +134,13 @@ final class FakeControl implements Operations {
   public List<MachineVersion> versions(String machine) {
     enter("versions", machine);
     return Samples.versions();
+  }
+
+  @Override
+  public PurgeReport purge(PurgeQuery query) {
+    enter("purge", query.machine().orElse(null), query.statuses().toString(),
+        query.olderThan().toString(), Boolean.toString(query.dryRun()));
+    return Samples.purged(query.dryRun());
   }
 
   @Override

@@ -13,6 +13,7 @@ import dev.fsm.control.wire.History;
 import dev.fsm.control.wire.Ids;
 import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
+import dev.fsm.control.wire.Purge;
 import dev.fsm.control.wire.Request;
 import dev.fsm.control.wire.Send;
 import dev.fsm.control.wire.SendAll;
@@ -31,6 +32,7 @@ import dev.fsm.task.TaskStatus;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -78,7 +80,10 @@ class RequestRoundTripTest {
         new Stats("order"),
         new Stats(null),
         new Versions("order"),
-        new MachineNames());
+        new MachineNames(),
+        new Purge("order", List.of(TaskStatus.FAILED, TaskStatus.KILLED), Duration.ofDays(30),
+            true),
+        new Purge(null, List.of(), Duration.ofSeconds(90, 5), false));
   }
 
   @Test
@@ -111,7 +116,8 @@ class RequestRoundTripTest {
       results.add(roundTrip(r, fake));
     }
     assertThat(results).contains(Optional.empty(), Samples.history(), Samples.counts(),
-        Samples.stats(), Samples.versions(), Samples.report(true));
+        Samples.stats(), Samples.versions(), Samples.report(true), Samples.purged(true),
+        Samples.purged(false));
   }
 
   /** Runs the request on the fake and checks its result survives its codec. */

@@ -2,6 +2,7 @@ package dev.fsm.control;
 
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.PurgeReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.Lease;
@@ -62,5 +63,11 @@ final class Samples {
     return new BulkSendReport(3, List.of("a", "b"),
         List.of(new BulkSendReport.Refusal("c", "task `c` is completed; no command changes it")),
         dryRun);
+  }
+
+  static PurgeReport purged(boolean dryRun) {
+    return new PurgeReport(List.of(new TaskCount("order", "done", TaskStatus.COMPLETED, 90_000),
+        new TaskCount("ünïcødé", "x", TaskStatus.KILLED, 1)), dryRun, 451,
+        Duration.ofNanos(4_123_456), Duration.ofSeconds(12, 5));
   }
 }

@@ -63,6 +63,7 @@ public record Envelope(int version, String op, Arguments arguments) {
       case Stats.OP -> Stats.from(arguments);
       case Versions.OP -> Versions.from(arguments);
       case MachineNames.OP -> new MachineNames();
+      case Purge.OP -> Purge.from(arguments);
       default -> null;
     };
   }

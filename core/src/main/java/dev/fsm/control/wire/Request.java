@@ -14,7 +14,7 @@ import java.io.IOException;
  * @param <R> what the operation returns
  */
 public sealed interface Request<R> permits Hello, Start, Send, SendAll, Signal, Get, History,
-    ListTasks, Ids, Counts, Stats, Versions, MachineNames {
+    ListTasks, Ids, Counts, Stats, Versions, MachineNames, Purge {
 
   /** The operation's name on the wire, the request's {@code op} field. */
   String op();
