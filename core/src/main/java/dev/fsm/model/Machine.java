@@ -1,6 +1,7 @@
 package dev.fsm.model;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param upgrade what happens to unfinished tasks when a new version is registered
  * @param states every state, in the order the file lists them
  * @param file the definition file; relative program paths resolve against its folder
+ * @param retention how long a terminal task is kept before runners purge it; null: for ever
  */
 public record Machine(
     String name,
@@ -23,10 +25,22 @@ public record Machine(
     String initial,
     UpgradeStrategy upgrade,
     Map<String, State> states,
-    Path file) {
+    Path file,
+    Duration retention) {
 
   public Machine {
     states = Collections.unmodifiableMap(new LinkedHashMap<>(states));
+  }
+
+  /** A machine that keeps its terminal tasks for ever (no {@code retention:}). */
+  public Machine(String name, String description, String initial, UpgradeStrategy upgrade,
+      Map<String, State> states, Path file) {
+    this(name, description, initial, upgrade, states, file, null);
+  }
+
+  /** Its {@code retention:}, if it has one. */
+  public Optional<Duration> retentionPeriod() {
+    return Optional.ofNullable(retention);
   }
 
   /** The state with this name, if the machine has one. */

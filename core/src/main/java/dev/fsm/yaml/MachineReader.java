@@ -8,6 +8,7 @@ import dev.fsm.model.State;
 import dev.fsm.model.Timeout;
 import dev.fsm.model.UpgradeStrategy;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +26,8 @@ public final class MachineReader {
 
 
   static final List<String> KEYS =
-      List.of("machine", "description", "initial", "upgrade", "defaults", "states");
+      List.of("machine", "description", "initial", "upgrade", "retention", "defaults",
+          "states");
   static final List<String> DEFAULTS_KEYS = List.of("timeout", "retry");
 
   private final Problems problems;
@@ -67,6 +69,9 @@ public final class MachineReader {
         .flatMap(e -> Scalars.text(e.value(), problems, "`description`")).orElse("");
     UpgradeStrategy upgrade = top.get("upgrade").flatMap(this::upgrade)
         .orElse(UpgradeStrategy.CONTINUE);
+    // Zero would purge a task the moment it ends, which nobody means by keeping tasks.
+    Duration retention = top.get("retention").flatMap(e -> Scalars.duration(e.value(), problems,
+        "`retention`", false)).orElse(null);
 
     Timeout timeout = Timeout.DEFAULT;
     RetryPolicy retry = RetryPolicy.DEFAULT;
@@ -106,7 +111,8 @@ public final class MachineReader {
         sources.damage("initial");
       }
     }
-    return Optional.of(new Machine(name, description, initial, upgrade, states, problems.file()));
+    return Optional.of(new Machine(name, description, initial, upgrade, states, problems.file(),
+        retention));
   }
 
   private Map<String, State> states(Mapping.Entry entry, StateReader reader) {
