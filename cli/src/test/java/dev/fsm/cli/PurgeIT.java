@@ -96,7 +96,8 @@ class PurgeIT {
     JsonNode all = fsm.json("purge", "--older-than", "0s", "--machine", "order");
     assertThat(all.get("purged").asLong()).isEqualTo(3);
     assertThat(all.get("batches").asInt()).isPositive();
-    assertThat(fsm.ok("ls", "-q").out()).isEqualTo("r1\n");
+    assertThat(fsm.json("ls").get(0).get("id").asText()).isEqualTo("r1");
+    assertThat(count()).isEqualTo(1);
     assertThat(fsm.run("history", "o1").exit()).isEqualTo(1);
     assertThat(fsm.ok("stats").out()).contains("1 runnable").doesNotContain("completed");
     assertThat(fsm.ok("machines").out()).containsPattern("order +v1 \\S+ +\\S+ \\S+ +1"
@@ -179,7 +180,7 @@ class PurgeIT {
 
   @Test
   void aPurgeKilledMidwayLeavesEveryTaskWholeOrGoneAndACleanStore() throws Exception {
-    int tasks = 40_000;
+    int tasks = 25_000;
     Process fill = fixture("finished", "store", Integer.toString(tasks));
     assertThat(fill.waitFor(120, TimeUnit.SECONDS)).isTrue();
     assertThat(fill.exitValue()).isZero();

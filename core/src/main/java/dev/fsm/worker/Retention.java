@@ -102,11 +102,11 @@ final class Retention implements AutoCloseable {
 
   /** Each machine's retention, from its newest registered version; machines without, left out. */
   private Map<String, Duration> retentions() {
+    // Every machine with tasks, terminal or not yet: the period must follow a short retention
+    // before its first task ends.
     Set<String> names = new TreeSet<>();
     for (TaskCount c : store.counts()) {
-      if (c.status().isTerminal()) {
-        names.add(c.machine());
-      }
+      names.add(c.machine());
     }
     Map<String, Duration> found = new LinkedHashMap<>();
     for (String name : names) {
