@@ -25,7 +25,7 @@ public record PurgeQuery(
     int batch) {
 
   /** Tasks a store examines per batch by default: a few milliseconds under its lock. */
-  public static final int BATCH = 200;
+  public static final int BATCH = 100;
 
   public PurgeQuery {
     if (olderThan.isNegative()) {

@@ -329,13 +329,17 @@ public final class EmbeddedStore implements Store {
    * One batch under the store's lock: candidates from the status groups in id order, each
    * checked against its newest history entry, the matches deleted by one journal record, so a
    * crash keeps the whole batch or none of it. The space comes back at the next checkpoint,
-   * whose snapshot no longer holds them and which deletes the journal segments that do.
+   * whose snapshot no longer holds them and which deletes the journal segments that do; a purge
+   * of a tenth of the tasks or more starts one when its last batch is done.
    */
   @Override
   public PurgeBatch purge(PurgeQuery query, Instant now) {
-    long[] held = new long[1];
-    PurgeBatch batch = durably(() -> {
-      long start = System.nanoTime();
+    long[] at = new long[2];
+    // Timed from taking the lock to leaving it, so the hold includes applying the changes that
+    // wait for the index: the previous batch's deletions and this one's.
+    Pending<PurgeBatch> pending = gate.appending(() -> {
+      at[0] = System.nanoTime();
+      TaskIndex index = gate.index();
       List<Task> candidates = index.list(query.candidates());
       List<Task> gone = new ArrayList<>();
       List<String> ids = new ArrayList<>();
@@ -348,13 +352,19 @@ public final class EmbeddedStore implements Store {
       Optional<String> resume = candidates.size() < query.batch() ? Optional.empty()
           : Optional.of(candidates.get(candidates.size() - 1).id());
       PurgeBatch result = new PurgeBatch(PurgeBatch.tally(gone), resume, Duration.ZERO);
-      Pending<PurgeBatch> pending = query.dryRun() || ids.isEmpty() ? Pending.unchanged(result)
+      at[1] = index.size() - ids.size();
+      return query.dryRun() || ids.isEmpty() ? Pending.unchanged(result)
           : gate.commit(result, records.purged(ids));
-      held[0] = System.nanoTime() - start;
-      return pending;
     });
-    return new PurgeBatch(batch.purged(), batch.resumeAfter(), Duration.ofNanos(held[0]));
+    Duration held = Duration.ofNanos(System.nanoTime() - at[0]);
+    PurgeBatch batch = gate.await(pending);
+    if (!query.dryRun()) {
+      checkpoints.purged(batch.total(), batch.resumeAfter().isEmpty(), at[1]);
+    }
+    checkpoints.maybeStart();
+    return new PurgeBatch(batch.purged(), batch.resumeAfter(), held);
   }
+
 
   @Override
   public List<MachineVersion> versions(String machine) {

@@ -8,6 +8,7 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.check.StoreCheckReport;
 import dev.fsm.store.embedded.checkpoint.CheckpointReport;
 import dev.fsm.store.embedded.recovery.RebuildProgress;
+import dev.fsm.store.embedded.repair.RepairReport;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
@@ -34,7 +35,25 @@ class EmbeddedPurgeTest {
   private static final Instant NOW = T0.plus(Duration.ofDays(2));
   private static final String CONTEXT = "{\"pad\":\"" + "x".repeat(180) + "\"}";
 
+  /** The journal as written, segments and all: no checkpoint, not even after a purge. */
+  private static final EmbeddedStoreOptions NO_CHECKPOINTS =
+      EmbeddedStoreOptions.defaults().checkpointBytes(0);
+
   @TempDir Path dir;
+
+  @Test
+  void aLargePurgeStartsACheckpointThatGivesItsSpaceBack() throws Exception {
+    // No checkpoint before: the journal holds every task, the snapshot none.
+    Path folder = dir.resolve("store");
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      createFinished(store, 300, 30);
+      long before = truth(folder);
+      purgeAll(store, PurgeQuery.olderThan(Duration.ofDays(1)));
+      store.awaitBackgroundCheckpoint();
+      assertThat(Files.exists(folder.resolve("snapshot"))).isTrue();
+      assertThat(truth(folder)).isLessThan(before / 5);
+    }
+  }
 
   @Test
   void aRebuildAgreesWithTheLiveIndexWhenTheSnapshotStillHoldsWhatTheJournalPurged() {
@@ -118,6 +137,65 @@ class EmbeddedPurgeTest {
     // The journal and snapshot, the truth, shrink at the checkpoint; the index file keeps its
     // size (MapDB reuses freed space for new tasks) until a rebuild writes it afresh.
     assertThat(purgedTruth).isLessThan(fullTruth / 5);
+  }
+
+  @Test
+  void aRepairKeepsAPurgeAfterDamageAndReportsNoPurgedTaskAsLost() throws IOException {
+    Path store = dir.resolve("store");
+    Path crashed = dir.resolve("crashed");
+    try (EmbeddedStore s = EmbeddedStore.open(store, NO_CHECKPOINTS)) {
+      // Records: 1 registers, 2-11 create t-00 to t-09, 12 and 13 finish t-03 and t-04, 14
+      // purges both, 15 creates t-03 again.
+      s.register("order", "machine: order\n", T0);
+      for (int i = 0; i < 10; i++) {
+        s.create(List.of(task(String.format("t-%02d", i), T0)));
+      }
+      finish(s, "t-03", TaskStatus.COMPLETED, T0);
+      finish(s, "t-04", TaskStatus.FAILED, T0);
+      purgeAll(s, PurgeQuery.olderThan(Duration.ofDays(1)));
+      s.create(List.of(task("t-03", NOW)));
+      Workload.copyFolder(store, crashed);
+    }
+    Path segment = Workload.lastSegment(crashed);
+    StoreRepairTest.flip(segment, StoreRepairTest.frames(segment).get(9L) + 5);  // t-07's CRC
+
+    RepairReport r = StoreRepair.run(crashed, EmbeddedStoreOptions.defaults(), NOW);
+    assertThat(r.lostTasks()).extracting(RepairReport.LostTask::id).containsExactly("t-07");
+    try (EmbeddedStore s = EmbeddedStore.open(crashed)) {
+      assertThat(s.get("t-04")).isEmpty();
+      assertThat(s.get("t-03").orElseThrow().created()).isEqualTo(NOW);
+      assertThat(s.history("t-03")).isEmpty();
+      assertThat(s.list(TaskQuery.all(100))).hasSize(8);
+      assertClean(s);
+    }
+  }
+
+  @Test
+  void aDamagedPurgeRecordIsNamedInTheRepairReport() throws IOException {
+    Path store = dir.resolve("store");
+    Path crashed = dir.resolve("crashed");
+    try (EmbeddedStore s = EmbeddedStore.open(store, NO_CHECKPOINTS)) {
+      s.register("order", "machine: order\n", T0);
+      s.create(List.of(task("t-00", T0), task("t-01", T0)));
+      finish(s, "t-00", TaskStatus.COMPLETED, T0);
+      finish(s, "t-01", TaskStatus.COMPLETED, T0);
+      purgeAll(s, PurgeQuery.olderThan(Duration.ofDays(1)));
+      s.create(List.of(task("t-02", NOW)));
+      Workload.copyFolder(store, crashed);
+    }
+    Path segment = Workload.lastSegment(crashed);
+    StoreRepairTest.flip(segment, StoreRepairTest.frames(segment).get(5L) + 5);
+
+    RepairReport r = StoreRepair.run(crashed, EmbeddedStoreOptions.defaults(), NOW);
+    assertThat(r.damage()).singleElement().extracting(RepairReport.Damaged::readAs)
+        .isEqualTo(java.util.Optional.of("the purge of 2 finished tasks t-00, t-01"));
+    try (EmbeddedStore s = EmbeddedStore.open(crashed)) {
+      // The purge is lost, so its tasks are back, whole.
+      assertThat(s.list(TaskQuery.all(100))).extracting(Task::id)
+          .containsExactly("t-00", "t-01", "t-02");
+      assertThat(s.history("t-00")).hasSize(1);
+      assertClean(s);
+    }
   }
 
   private static void assertClean(EmbeddedStore store) {

@@ -356,6 +356,11 @@ public final class TaskIndex implements AutoCloseable {
     return t;
   }
 
+  /** How many tasks it holds. */
+  public long size() {
+    return tasks.sizeLong();
+  }
+
   public boolean contains(String id) {
     return tasks.containsKey(IndexKeys.id(id));
   }
