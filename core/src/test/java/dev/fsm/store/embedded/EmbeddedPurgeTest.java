@@ -102,6 +102,7 @@ class EmbeddedPurgeTest {
       full = bytes(folder);
       fullTruth = truth(folder);
       long maxHeld = 0;
+      List<Long> holds = new ArrayList<>();
       long t = System.nanoTime();
       PurgeQuery q = PurgeQuery.olderThan(Duration.ofDays(1));
       long purged = 0;
@@ -109,6 +110,7 @@ class EmbeddedPurgeTest {
         PurgeBatch b = store.purge(q, NOW);
         purged += b.total();
         maxHeld = Math.max(maxHeld, b.held().toNanos());
+        holds.add(b.held().toNanos());
         if (b.resumeAfter().isEmpty()) {
           break;
         }
@@ -123,9 +125,13 @@ class EmbeddedPurgeTest {
       System.out.println("files after the checkpoint: " + files(folder));
       assertThat(second.records()).isEqualTo(n / 10);
       assertThat(second.bytes()).isLessThan(first.bytes() / 5);
-      System.out.printf("purge of %d of %d tasks: %d ms, longest lock hold per batch %.2f ms;"
-          + " bytes on disk: %d before, %d after the purge, %d after a checkpoint%n", purged, n,
-          purgeMillis, maxHeld / 1e6, full, afterPurge, purgedBytes);
+      holds.sort(null);
+      System.out.printf("purge of %d of %d tasks: %d ms in %d batches, lock hold per batch"
+          + " median %.2f ms, p99 %.2f ms, longest %.2f ms; bytes on disk: %d before (%d"
+          + " journal and snapshot), %d after the purge, %d after a checkpoint (%d journal and"
+          + " snapshot)%n", purged, n, purgeMillis, holds.size(),
+          holds.get(holds.size() / 2) / 1e6, holds.get(holds.size() * 99 / 100) / 1e6,
+          maxHeld / 1e6, full, fullTruth, afterPurge, purgedBytes, purgedTruth);
     }
     try (EmbeddedStore store = EmbeddedStore.open(folder,
         EmbeddedStoreOptions.defaults().forceRebuild(true))) {
