@@ -1,6 +1,7 @@
 package dev.fsm.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -185,5 +186,15 @@ class RequestRoundTripTest {
       p.nextToken();
       return Envelope.read(p);
     }
+  }
+
+  @Test
+  void aPurgeRequestWithoutAnAgeOrWithAStatusThatCanStillMoveIsRefused() {
+    FakeControl fake = new FakeControl();
+    assertThatThrownBy(() -> new Purge(null, List.of(), null, false).apply(fake, "runner"))
+        .isInstanceOf(dev.fsm.FsmException.class).hasMessageContaining("must give its age");
+    assertThatThrownBy(() -> new Purge(null, List.of(TaskStatus.RUNNABLE), Duration.ofDays(1),
+        false).apply(fake, "runner")).isInstanceOf(dev.fsm.FsmException.class)
+        .hasMessageContaining("not runnable");
   }
 }

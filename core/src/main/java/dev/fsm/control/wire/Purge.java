@@ -1,6 +1,7 @@
 package dev.fsm.control.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.fsm.FsmException;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.PurgeReport;
 import dev.fsm.store.PurgeQuery;
@@ -56,9 +57,19 @@ public record Purge(String machine, List<TaskStatus> statuses, Duration olderTha
 
   @Override
   public PurgeReport apply(Operations operations, String owner) {
+    if (olderThan == null) {
+      // Never read a missing age as zero: that would delete every finished task.
+      throw new FsmException("a purge request must give its age (--older-than); nothing was"
+          + " deleted");
+    }
     Set<TaskStatus> wanted = statuses.isEmpty() ? Set.of() : EnumSet.copyOf(statuses);
-    return operations.purge(new PurgeQuery(Optional.ofNullable(machine), wanted,
-        olderThan == null ? Duration.ZERO : olderThan, dryRun, Optional.empty(),
-        PurgeQuery.BATCH));
+    PurgeQuery query;
+    try {
+      query = new PurgeQuery(Optional.ofNullable(machine), wanted, olderThan, dryRun,
+          Optional.empty(), PurgeQuery.BATCH);
+    } catch (IllegalArgumentException e) {
+      throw new FsmException(e.getMessage() + "; nothing was deleted");
+    }
+    return operations.purge(query);
   }
 }
