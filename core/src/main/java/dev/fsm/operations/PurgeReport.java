@@ -3,6 +3,7 @@ package dev.fsm.operations;
 import dev.fsm.store.TaskCount;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -46,7 +47,7 @@ public record PurgeReport(List<TaskCount> purged, boolean dryRun, int batches,
         out.set(at, new TaskCount(o.machine(), o.state(), o.status(), o.count() + c.count()));
       }
     }
-    out.sort(java.util.Comparator.comparing(TaskCount::machine).thenComparing(TaskCount::state)
+    out.sort(Comparator.comparing(TaskCount::machine).thenComparing(TaskCount::state)
         .thenComparing(TaskCount::status));
     return out;
   }

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -194,7 +195,7 @@ class EmbeddedPurgeTest {
 
     RepairReport r = StoreRepair.run(crashed, EmbeddedStoreOptions.defaults(), NOW);
     assertThat(r.damage()).singleElement().extracting(RepairReport.Damaged::readAs)
-        .isEqualTo(java.util.Optional.of("the purge of 2 finished tasks t-00, t-01"));
+        .isEqualTo(Optional.of("the purge of 2 finished tasks t-00, t-01"));
     try (EmbeddedStore s = EmbeddedStore.open(crashed)) {
       // The purge is lost, so its tasks are back, whole.
       assertThat(s.list(TaskQuery.all(100))).extracting(Task::id)

@@ -13,18 +13,20 @@ import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine;
 
 /** {@code fsm purge}: deletes finished tasks older than an age, with their histories. */
 @CommandLine.Command(
@@ -113,14 +115,14 @@ public final class Purge implements Callable<Integer> {
   }
 
   private static String millis(Duration d) {
-    return String.format(java.util.Locale.ROOT, "%.1f", d.toNanos() / 1e6);
+    return String.format(Locale.ROOT, "%.1f", d.toNanos() / 1e6);
   }
 
   /** Counts per machine, then status (the states summed). */
   static Map<String, Map<TaskStatus, Long>> byMachineAndStatus(PurgeReport report) {
     Map<String, Map<TaskStatus, Long>> by = new TreeMap<>();
     for (TaskCount c : report.purged()) {
-      by.computeIfAbsent(c.machine(), m -> new java.util.EnumMap<>(TaskStatus.class))
+      by.computeIfAbsent(c.machine(), m -> new EnumMap<>(TaskStatus.class))
           .merge(c.status(), c.count(), Long::sum);
     }
     return by;
