@@ -20,7 +20,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -144,6 +148,54 @@ class EmbeddedPurgeTest {
     // The journal and snapshot, the truth, shrink at the checkpoint; the index file keeps its
     // size (MapDB reuses freed space for new tasks) until a rebuild writes it afresh.
     assertThat(purgedTruth).isLessThan(fullTruth / 5);
+  }
+
+  @Test
+  void purgesAndIdsUsedAgainWhileCheckpointsRunRebuildAsTheLiveIndexHadThem() throws Exception {
+    Path folder = dir.resolve("store");
+    Map<String, List<Transition>> before = new TreeMap<>();
+    try (EmbeddedStore store = EmbeddedStore.open(folder, NO_CHECKPOINTS)) {
+      createFinished(store, 3000, 0);
+      AtomicBoolean purging = new AtomicBoolean(true);
+      AtomicInteger checkpoints = new AtomicInteger();
+      Thread checkpointer = new Thread(() -> {
+        while (purging.get()) {
+          store.checkpoint();
+          checkpoints.incrementAndGet();
+        }
+      });
+      checkpointer.start();
+      PurgeQuery q = PurgeQuery.olderThan(Duration.ofDays(1)).batch(50);
+      int again = 0;
+      for (PurgeBatch b = store.purge(q, NOW); ; b = store.purge(q, NOW)) {
+        if (b.resumeAfter().isEmpty()) {
+          break;
+        }
+        q = q.after(b.resumeAfter().get());
+        // The batch's last id, at once a new task with a history of its own.
+        String id = b.resumeAfter().get();
+        store.create(List.of(task(id, NOW)));
+        finish(store, id, TaskStatus.COMPLETED, NOW);
+        again++;
+      }
+      purging.set(false);
+      checkpointer.join();
+      assertThat(checkpoints.get()).isPositive();
+      for (Task t : store.list(TaskQuery.all(10_000))) {
+        before.put(t.id() + " " + t.status() + " " + t.created(), store.history(t.id()));
+      }
+      assertThat(before).hasSize(again);
+      assertClean(store);
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(folder,
+        EmbeddedStoreOptions.defaults().forceRebuild(true))) {
+      Map<String, List<Transition>> after = new TreeMap<>();
+      for (Task t : store.list(TaskQuery.all(10_000))) {
+        after.put(t.id() + " " + t.status() + " " + t.created(), store.history(t.id()));
+      }
+      assertThat(after).isEqualTo(before);
+      assertClean(store);
+    }
   }
 
   @Test
