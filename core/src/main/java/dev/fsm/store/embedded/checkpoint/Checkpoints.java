@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -54,6 +55,16 @@ public final class Checkpoints {
       coveredBytes = grown;
       threshold = Math.max(minGrowth, report.bytes());
       return report;
+    }
+  }
+
+  /**
+   * Runs {@code body} with no checkpoint running meanwhile (one under way ends first): for a
+   * check that reads the journal's segments, which a checkpoint deletes.
+   */
+  public <T> T excluding(Supplier<T> body) {
+    synchronized (oneAtATime) {
+      return body.get();
     }
   }
 
