@@ -208,6 +208,34 @@ class PurgeIT {
     assertThat(fsm.ok("store", "check").out()).contains("index matches the journal");
   }
 
+  @Test
+  void aRunnerKilledWhileItPurgesForAClientLeavesEveryTaskWholeOrGone() throws Exception {
+    int tasks = 25_000;
+    Process fill = fixture("finished", "store", Integer.toString(tasks));
+    assertThat(fill.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(fill.exitValue()).isZero();
+    FsmProcess runner = FsmProcess.start(dir, "run", "--store", "store").awaitServing();
+    processes.add(runner);
+    long before = journalBytes();
+    try (FsmProcess purge = FsmProcess.start(dir, "purge", "--older-than", "1d", "--store",
+        "store")) {
+      Await.until("the runner to start purging", BOUND, () -> journalBytes() > before
+          || !purge.alive());
+      assertThat(purge.alive()).as("the purge finished before the kill: %s", purge.out())
+          .isTrue();
+      runner.kill();
+      assertThat(runner.awaitExit(BOUND)).isEqualTo(137);
+      assertThat(purge.awaitExit(BOUND)).isEqualTo(1);
+      assertThat(purge.err()).contains("hung up before answering");
+    }
+    assertThat(fsm.ok("store", "check").out()).contains("index matches the journal");
+    long left = count();
+    assertThat(left).as("tasks left after the kill").isBetween(1L, tasks - 1L);
+    FsmJar.Result rest = fsm.ok("purge", "--older-than", "1d");
+    assertThat(rest.out()).startsWith("purged " + left + " tasks");
+    assertThat(count()).isZero();
+  }
+
   private long uncheckedCount(String... filters) {
     try {
       return count(filters);
