@@ -23,7 +23,9 @@ import org.mapdb.Serializer;
  * (there are no verbs that write tasks yet). Modes: {@code fill FOLDER N} creates N tasks and
  * moves some; {@code write FOLDER} creates tasks and prints "ack" after each until killed;
  * {@code hold FOLDER} keeps the store open until stdin closes; {@code tamper FOLDER ID} changes
- * one task's state inside a closed store's index.db, keeping the file otherwise sound.
+ * one task's state inside a closed store's index.db, keeping the file otherwise sound; {@code
+ * finished FOLDER N} creates N tasks of machine {@code order} completed at T0, each with one
+ * history entry.
  */
 public final class StoreFixture {
 
@@ -38,6 +40,7 @@ public final class StoreFixture {
       case "write" -> write(folder);
       case "hold" -> hold(folder);
       case "tamper" -> tamper(folder, args[2]);
+      case "finished" -> finished(folder, Integer.parseInt(args[2]));
       default -> throw new IllegalArgumentException(args[0]);
     }
   }
@@ -62,6 +65,38 @@ public final class StoreFixture {
       }
       store.register("order", "machine: order\n", T0);
     }
+  }
+
+  private static void finished(Path folder, int count) {
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      store.register("order", "machine: order\n", T0);
+      List<Task> tasks = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        tasks.add(task(String.format("f-%06d", i)));
+        if (tasks.size() == 1000 || i == count - 1) {
+          store.create(tasks);
+          tasks.clear();
+        }
+      }
+      for (Task t : store.claim("runner", count, T0, Duration.ofMinutes(5))) {
+        Task done = new Task(t.id(), t.machine(), t.version(), "done", TaskStatus.COMPLETED,
+            t.context(), 0, List.of(), t.created(), T0, T0, null, null);
+        tasks.add(done);
+        if (tasks.size() == 1000) {
+          recordDone(store, tasks);
+        }
+      }
+      recordDone(store, tasks);
+    }
+  }
+
+  private static void recordDone(EmbeddedStore store, List<Task> done) {
+    List<Change> changes = new ArrayList<>();
+    for (Task t : done) {
+      changes.add(new Change(t, new Transition(T0, "pay", "ok", "done", 12, 1, "runner/w1", "")));
+    }
+    store.recordAll("runner", changes);
+    done.clear();
   }
 
   private static void write(Path folder) {

@@ -8,6 +8,7 @@ import dev.fsm.control.wire.History;
 import dev.fsm.control.wire.Ids;
 import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
+import dev.fsm.control.wire.Purge;
 import dev.fsm.control.wire.Request;
 import dev.fsm.control.wire.Send;
 import dev.fsm.control.wire.SendAll;
@@ -23,10 +24,12 @@ import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
+import dev.fsm.operations.PurgeReport;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.operations.UpgradeReport;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.VersionCount;
@@ -127,6 +130,11 @@ public final class SocketControl implements Operations {
   @Override
   public List<StateStats> stats(String machine) {
     return call(new Stats(machine));
+  }
+
+  @Override
+  public PurgeReport purge(PurgeQuery query) {
+    return call(Purge.of(query));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.fsm.engine;
 
 import dev.fsm.task.Change;
+import java.time.Duration;
 
 /** Hears what a runner does, for its live line and its log. Called from runner threads. */
 public interface RunListener {
@@ -16,6 +17,9 @@ public interface RunListener {
 
   /** Something went wrong that is not a task's own error; the runner carries on. */
   default void problem(String message) {}
+
+  /** A machine's {@code retention:} made the runner purge {@code tasks} terminal tasks. */
+  default void purged(String machine, Duration retention, long tasks) {}
 
   /** A listener that hears nothing. */
   RunListener NONE = new RunListener() {};

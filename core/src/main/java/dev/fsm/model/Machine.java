@@ -1,6 +1,7 @@
 package dev.fsm.model;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.Optional;
  * @param file the definition file; relative program paths resolve against its folder
  * @param concurrency at most this many attempts of the machine run at once; null: no cap
  * @param breaker the circuit breaker; null: none
+ * @param retention how long a terminal task is kept before runners purge it; null: for ever
  */
 public record Machine(
     String name,
@@ -27,16 +29,22 @@ public record Machine(
     Map<String, State> states,
     Path file,
     Integer concurrency,
-    BreakerPolicy breaker) {
+    BreakerPolicy breaker,
+    Duration retention) {
 
   public Machine {
     states = Collections.unmodifiableMap(new LinkedHashMap<>(states));
   }
 
-  /** A machine with no concurrency cap and no breaker. */
+  /** A machine with no concurrency cap, no breaker, and no {@code retention:}. */
   public Machine(String name, String description, String initial, UpgradeStrategy upgrade,
       Map<String, State> states, Path file) {
-    this(name, description, initial, upgrade, states, file, null, null);
+    this(name, description, initial, upgrade, states, file, null, null, null);
+  }
+
+  /** Its {@code retention:}, if it has one. */
+  public Optional<Duration> retentionPeriod() {
+    return Optional.ofNullable(retention);
   }
 
   /** The state with this name, if the machine has one. */

@@ -2,9 +2,10 @@ package dev.fsm.operations;
 
 import dev.fsm.engine.StateStats;
 import dev.fsm.store.MachineVersion;
-import dev.fsm.store.VersionCount;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.store.VersionCount;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -131,6 +132,13 @@ public interface Operations extends AutoCloseable {
    * {@code -} for a machine whose newest version has no breaker.
    */
   List<MachineBreaker> breakers();
+
+  /**
+   * Deletes terminal tasks that became terminal longer ago than the query's age, with their
+   * histories, a batch at a time so that a runner sharing the store keeps working; with {@code
+   * query.dryRun()} only counts them. The query's cursor and batch size are the store's business.
+   */
+  PurgeReport purge(PurgeQuery query);
 
   /** Where commands go: "local" (this process opened the store) or the runner's pid. */
   String via();

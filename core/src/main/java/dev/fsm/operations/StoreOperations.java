@@ -12,6 +12,7 @@ import dev.fsm.engine.Step;
 import dev.fsm.engine.TaskIds;
 import dev.fsm.model.Machine;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
@@ -350,6 +351,11 @@ public final class StoreOperations implements Operations {
     } catch (FsmException e) {
       return false;
     }
+  }
+
+  @Override
+  public PurgeReport purge(PurgeQuery query) {
+    return Purges.run(store, query, clock);
   }
 
   @Override

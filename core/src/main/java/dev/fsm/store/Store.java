@@ -122,6 +122,16 @@ public interface Store extends AutoCloseable {
   /** A machine's versions, oldest first. */
   List<MachineVersion> versions(String machine);
 
+  /**
+   * One batch of a purge: examines up to {@code query.batch()} terminal tasks of the query's
+   * machine and statuses in id order after its cursor and deletes, with their histories, those
+   * that became terminal before {@code now - query.olderThan()}, all or none, durably; a dry run
+   * only counts them. Tasks of other statuses are never touched. The caller continues after
+   * {@link PurgeBatch#resumeAfter} until it is empty, so the store's lock is held one batch at a
+   * time; a deleted task's id may be used again.
+   */
+  PurgeBatch purge(PurgeQuery query, Instant now);
+
   /** Closes the store, after everything acknowledged is on disk. */
   @Override
   void close();

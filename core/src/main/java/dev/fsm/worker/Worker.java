@@ -36,9 +36,11 @@ public final class Worker implements AutoCloseable {
   private final StoreOperations operations;
   private final ControlServer server;
   private final int leftoversStopped;
+  private final Retention retention;
 
   private Worker(Store store, MachineLibrary machines, Actions actions, Runner runner,
-      StoreOperations operations, ControlServer server, int leftoversStopped) {
+      StoreOperations operations, ControlServer server, int leftoversStopped,
+      Retention retention) {
     this.store = store;
     this.machines = machines;
     this.actions = actions;
@@ -46,6 +48,7 @@ public final class Worker implements AutoCloseable {
     this.operations = operations;
     this.server = server;
     this.leftoversStopped = leftoversStopped;
+    this.retention = retention;
   }
 
   /** Starts assembling a worker on {@code store}, which the worker closes from now on. */
@@ -83,10 +86,13 @@ public final class Worker implements AutoCloseable {
     return Optional.ofNullable(server);
   }
 
-  /** Stops serving the socket, then closes the actions and the store. */
+  /** Stops purging by retention and serving the socket, then closes the actions and the store. */
   @Override
   public void close() {
     try {
+      if (retention != null) {
+        retention.close();
+      }
       if (server != null) {
         server.close();
       }
@@ -204,7 +210,11 @@ public final class Worker implements AutoCloseable {
             false);
         ControlServer server = socketFolder != null && ownership == Ownership.OWNER_WITH_SOCKET
             ? ControlServer.start(socketFolder, operations, role) : null;
-        return new Worker(store, library, actions, runner, operations, server, leftovers);
+        // Runners purge by their machines' retention; a worker that only serves does not.
+        Retention retention = runner == null ? null
+            : Retention.start(store, library, clock, listener);
+        return new Worker(store, library, actions, runner, operations, server, leftovers,
+            retention);
       } catch (RuntimeException | Error e) {
         closeQuietly(actions, e);
         store.close();

@@ -9,6 +9,7 @@ import dev.fsm.model.State;
 import dev.fsm.model.Timeout;
 import dev.fsm.model.UpgradeStrategy;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,8 +27,8 @@ public final class MachineReader {
 
 
   static final List<String> KEYS =
-      List.of("machine", "description", "initial", "upgrade", "defaults", "states",
-          "concurrency", "breaker");
+      List.of("machine", "description", "initial", "upgrade", "retention", "defaults",
+          "states", "concurrency", "breaker");
   static final List<String> DEFAULTS_KEYS = List.of("timeout", "retry");
 
   private final Problems problems;
@@ -73,6 +74,9 @@ public final class MachineReader {
         problems, "at the top level")).orElse(null);
     BreakerPolicy breaker = top.get("breaker").flatMap(e -> LimitsReader.breaker(e.value(),
         problems)).orElse(null);
+    // Zero would purge a task the moment it ends, which nobody means by keeping tasks.
+    Duration retention = top.get("retention").flatMap(e -> Scalars.duration(e.value(), problems,
+        "`retention`", false)).orElse(null);
 
     Timeout timeout = Timeout.DEFAULT;
     RetryPolicy retry = RetryPolicy.DEFAULT;
@@ -120,7 +124,7 @@ public final class MachineReader {
       warnAboveMachineCap(concurrency, states);
     }
     return Optional.of(new Machine(name, description, initial, upgrade, states, problems.file(),
-        concurrency, breaker));
+        concurrency, breaker, retention));
   }
 
   /** A state cap above the machine's can never be reached: the machine's binds first. */

@@ -6,10 +6,12 @@ import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
+import dev.fsm.operations.PurgeReport;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.operations.UpgradeReport;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.VersionCount;
@@ -157,6 +159,13 @@ final class FakeControl implements Operations {
   public List<VersionCount> versionCounts(String machine) {
     enter("versionCounts", machine);
     return Samples.versionCounts();
+  }
+
+  @Override
+  public PurgeReport purge(PurgeQuery query) {
+    enter("purge", query.machine().orElse(null), query.statuses().toString(),
+        query.olderThan().toString(), Boolean.toString(query.dryRun()));
+    return Samples.purged(query.dryRun());
   }
 
   @Override

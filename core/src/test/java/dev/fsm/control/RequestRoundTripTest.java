@@ -1,9 +1,11 @@
 package dev.fsm.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import dev.fsm.control.wire.Breakers;
 import dev.fsm.control.wire.Codec;
 import dev.fsm.control.wire.Counts;
 import dev.fsm.control.wire.Envelope;
@@ -13,7 +15,7 @@ import dev.fsm.control.wire.History;
 import dev.fsm.control.wire.Ids;
 import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
-import dev.fsm.control.wire.Breakers;
+import dev.fsm.control.wire.Purge;
 import dev.fsm.control.wire.Request;
 import dev.fsm.control.wire.Send;
 import dev.fsm.control.wire.SendAll;
@@ -34,6 +36,7 @@ import dev.fsm.task.TaskStatus;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -91,7 +94,10 @@ class RequestRoundTripTest {
             true),
         new Upgrade(new MachineSource("order", Path.of("/m/order.yaml"), "machine: order\n"),
             false),
-        new VersionCounts("order"));
+        new VersionCounts("order"),
+        new Purge("order", List.of(TaskStatus.FAILED, TaskStatus.KILLED), Duration.ofDays(30),
+            true),
+        new Purge(null, List.of(), Duration.ofSeconds(90, 5), false));
   }
 
   @Test
@@ -125,7 +131,8 @@ class RequestRoundTripTest {
     }
     assertThat(results).contains(Optional.empty(), Samples.history(), Samples.counts(),
         Samples.stats(), Samples.versions(), Samples.report(true), Samples.upgrade(true),
-        Samples.upgrade(false), Samples.versionCounts());
+        Samples.upgrade(false), Samples.versionCounts(), Samples.purged(true),
+        Samples.purged(false));
   }
 
   /** Runs the request on the fake and checks its result survives its codec. */
@@ -193,5 +200,15 @@ class RequestRoundTripTest {
       p.nextToken();
       return Envelope.read(p);
     }
+  }
+
+  @Test
+  void aPurgeRequestWithoutAnAgeOrWithAStatusThatCanStillMoveIsRefused() {
+    FakeControl fake = new FakeControl();
+    assertThatThrownBy(() -> new Purge(null, List.of(), null, false).apply(fake, "runner"))
+        .isInstanceOf(dev.fsm.FsmException.class).hasMessageContaining("must give its age");
+    assertThatThrownBy(() -> new Purge(null, List.of(TaskStatus.RUNNABLE), Duration.ofDays(1),
+        false).apply(fake, "runner")).isInstanceOf(dev.fsm.FsmException.class)
+        .hasMessageContaining("not runnable");
   }
 }

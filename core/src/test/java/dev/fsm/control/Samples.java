@@ -2,6 +2,7 @@ package dev.fsm.control;
 
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.PurgeReport;
 import dev.fsm.operations.UpgradeReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
@@ -78,5 +79,11 @@ final class Samples {
   static List<VersionCount> versionCounts() {
     return List.of(new VersionCount("order", "0123456789ab", "pay", TaskStatus.RUNNABLE, 3),
         new VersionCount("order", "ba9876543210", "ünïcødé", TaskStatus.KILLED, 1));
+  }
+
+  static PurgeReport purged(boolean dryRun) {
+    return new PurgeReport(List.of(new TaskCount("order", "done", TaskStatus.COMPLETED, 90_000),
+        new TaskCount("ünïcødé", "x", TaskStatus.KILLED, 1)), dryRun, 451,
+        Duration.ofNanos(4_123_456), Duration.ofSeconds(12, 5));
   }
 }

@@ -1269,4 +1269,179 @@ public abstract class StoreContractTest {
     assertThat(store.register("order", ORDER_V1, T0.plusSeconds(360))).isEqualTo(v5);
     assertThat(store.versions("order")).hasSize(5);
   }
+
+  // ---- purge (issue 17, part "purge"): fsm purge and retention ----
+
+  private static final Instant PURGE_NOW = T0.plus(Duration.ofDays(3));
+
+  /** Moves a task to a final state at {@code at}, as a runner's last step does. */
+  private void finish(String id, TaskStatus status, Instant at) {
+    store.update(id, t -> new Change(new Task(t.id(), t.machine(), t.version(), "end", status,
+        t.context(), 0, t.errors(), t.created(), at, at.minusSeconds(1), null, null),
+        new Transition(at, t.state(), "ok", "end", 1000, 1, "runner", "")));
+  }
+
+  private List<TaskCount> purgeAll(PurgeQuery query) {
+    List<TaskCount> all = new ArrayList<>();
+    PurgeQuery next = query;
+    while (true) {
+      PurgeBatch batch = store.purge(next, PURGE_NOW);
+      all.addAll(batch.purged());
+      if (batch.resumeAfter().isEmpty()) {
+        return all;
+      }
+      next = next.after(batch.resumeAfter().get());
+    }
+  }
+
+  private static long total(List<TaskCount> counts) {
+    return counts.stream().mapToLong(TaskCount::count).sum();
+  }
+
+  private void terminalMix() {
+    store.create(List.of(runnable("a-done", T0), runnable("b-failed", T0), runnable("c-killed",
+        T0), runnable("d-runnable", T0), created("e-paused", T0), runnable("f-recent", T0),
+        task("g-other", "refund", "ship", TaskStatus.RUNNABLE, T0)));
+    finish("a-done", TaskStatus.COMPLETED, T0.plusSeconds(60));
+    finish("b-failed", TaskStatus.FAILED, T0.plusSeconds(120));
+    store.update("c-killed", t -> Commands.apply(t, Command.KILL, by("ann"), T0.plusSeconds(5)));
+    finish("f-recent", TaskStatus.COMPLETED, PURGE_NOW.minusSeconds(3600));
+    finish("g-other", TaskStatus.COMPLETED, T0.plusSeconds(60));
+  }
+
+  @Test
+  void purgeDeletesTerminalTasksOlderThanTheAgeWithTheirHistoriesAndNothingElse() {
+    terminalMix();
+
+    List<TaskCount> purged = purgeAll(PurgeQuery.olderThan(Duration.ofDays(1)));
+
+    assertThat(purged).containsExactlyInAnyOrder(
+        new TaskCount("order", "end", TaskStatus.COMPLETED, 1),
+        new TaskCount("order", "end", TaskStatus.FAILED, 1),
+        new TaskCount("order", "ship", TaskStatus.KILLED, 1),
+        new TaskCount("refund", "end", TaskStatus.COMPLETED, 1));
+    for (int pass = 0; pass < 2; pass++) {
+      for (String gone : List.of("a-done", "b-failed", "c-killed", "g-other")) {
+        assertThat(store.get(gone)).as(gone).isEmpty();
+        assertThatThrownBy(() -> store.history(gone)).isInstanceOf(TaskNotFoundException.class);
+      }
+      assertThat(ids(TaskQuery.all(100))).containsExactly("d-runnable", "e-paused", "f-recent");
+      assertThat(ids(shown(Set.of(), TaskQuery.Sort.CREATED)))
+          .containsExactlyInAnyOrder("d-runnable", "e-paused", "f-recent");
+      assertThat(ids(query(null, null, TaskStatus.COMPLETED, null, 100)))
+          .containsExactly("f-recent");
+      assertThat(store.counts()).containsExactly(
+          new TaskCount("order", "end", TaskStatus.COMPLETED, 1),
+          new TaskCount("order", "ship", TaskStatus.RUNNABLE, 1),
+          new TaskCount("order", "ship", TaskStatus.PAUSED, 1));
+      assertThat(store.history("f-recent")).hasSize(1);
+      assertThat(store.idsStartingWith("", 10)).containsExactly("d-runnable", "e-paused",
+          "f-recent");
+      reopen();
+    }
+    assertThat(store.claim("r", 10, PURGE_NOW, LEASE)).extracting(Task::id)
+        .containsExactly("d-runnable");
+    assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ofDays(1))))).isZero();
+  }
+
+  @Test
+  void aDryRunCountsWhatAPurgeWouldDeleteAndChangesNothing() {
+    terminalMix();
+    List<TaskCount> before = store.counts();
+
+    List<TaskCount> counted = purgeAll(PurgeQuery.olderThan(Duration.ofHours(2)).dryRun(true));
+
+    assertThat(total(counted)).isEqualTo(4);
+    assertThat(store.counts()).isEqualTo(before);
+    assertThat(store.get("a-done")).isPresent();
+    assertThat(store.history("a-done")).hasSize(1);
+    assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ofMinutes(30)).dryRun(true))))
+        .isEqualTo(5);
+  }
+
+  @Test
+  void purgeFiltersByMachineAndStatus() {
+    terminalMix();
+
+    PurgeQuery failedOrKilled = new PurgeQuery(Optional.of("order"),
+        Set.of(TaskStatus.FAILED, TaskStatus.KILLED), Duration.ofDays(1), false,
+        Optional.empty(), PurgeQuery.BATCH);
+    assertThat(total(purgeAll(failedOrKilled))).isEqualTo(2);
+    assertThat(store.get("a-done")).isPresent();
+    assertThat(store.get("g-other")).isPresent();
+
+    PurgeQuery refunds = new PurgeQuery(Optional.of("refund"), Set.of(), Duration.ofDays(1),
+        false, Optional.empty(), PurgeQuery.BATCH);
+    assertThat(purgeAll(refunds))
+        .containsExactly(new TaskCount("refund", "end", TaskStatus.COMPLETED, 1));
+    assertThat(store.get("a-done")).isPresent();
+    assertThat(store.get("g-other")).isEmpty();
+  }
+
+  @Test
+  void aKilledTaskIsAsOldAsItsKillNotItsState() {
+    store.create(List.of(created("p", T0.minus(Duration.ofDays(30)))));
+    store.update("p", t -> Commands.apply(t, Command.KILL, by("ann"),
+        PURGE_NOW.minusSeconds(600)));
+
+    assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ofHours(1))))).isZero();
+    assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ofMinutes(5))))).isEqualTo(1);
+    assertThat(store.get("p")).isEmpty();
+  }
+
+  @Test
+  void aPurgeGoesABatchAtATimeAndResumesAfterItsCursor() {
+    List<Task> many = new ArrayList<>();
+    for (int i = 0; i < 45; i++) {
+      many.add(runnable(String.format("t%03d", i), T0));
+    }
+    store.create(many);
+    for (int i = 0; i < 45; i++) {
+      if (i % 3 != 0) {
+        finish(String.format("t%03d", i), TaskStatus.COMPLETED, T0);
+      }
+    }
+
+    PurgeBatch first = store.purge(PurgeQuery.olderThan(Duration.ofDays(1)).batch(10),
+        PURGE_NOW);
+    assertThat(first.total()).isEqualTo(10);
+    assertThat(first.resumeAfter()).contains("t014");
+    assertThat(first.held().isNegative()).isFalse();
+    assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ofDays(1)).batch(10))))
+        .isEqualTo(20);
+    assertThat(store.list(TaskQuery.all(100))).hasSize(15)
+        .allMatch(t -> t.status() == TaskStatus.RUNNABLE);
+  }
+
+  @Test
+  void aPurgedIdCanBeUsedAgainWithAFreshHistory() {
+    store.create(List.of(runnable("again", T0)));
+    finish("again", TaskStatus.FAILED, T0);
+    store.update("again", t -> Commands.apply(t, Command.REDRIVE, by("ann"), T0.plusSeconds(1)));
+    finish("again", TaskStatus.COMPLETED, T0.plusSeconds(2));
+    assertThat(store.history("again")).hasSize(3);
+    assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ofDays(1))))).isEqualTo(1);
+
+    Task fresh = runnable("again", PURGE_NOW);
+    store.create(List.of(fresh));
+    reopen();
+
+    assertThat(store.get("again")).contains(fresh);
+    assertThat(store.history("again")).isEmpty();
+    assertThat(store.counts()).containsExactly(
+        new TaskCount("order", "ship", TaskStatus.RUNNABLE, 1));
+    finish("again", TaskStatus.COMPLETED, PURGE_NOW);
+    reopen();
+    assertThat(store.history("again")).extracting(Transition::to).containsExactly("end");
+  }
+
+  @Test
+  void aPurgeQueryRefusesStatusesThatAreNotTerminal() {
+    assertThatThrownBy(() -> new PurgeQuery(Optional.empty(), Set.of(TaskStatus.RUNNABLE),
+        Duration.ofDays(1), false, Optional.empty(), PurgeQuery.BATCH))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("runnable");
+    store.create(List.of(runnable("r", T0), created("p", T0)));
+    assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ZERO)))).isZero();
+    assertThat(store.list(TaskQuery.all(10))).hasSize(2);
+  }
 }

@@ -325,7 +325,7 @@ class ValidationRulesTest {
           """)).containsExactly(
           "m.yaml:2:1: error: unknown key `stats` at the top level (did you mean `states`?)",
           "m.yaml:3:1: error: unknown key `version` at the top level (allowed keys: machine,"
-              + " description, initial, upgrade, defaults, states, concurrency, breaker)");
+              + " description, initial, upgrade, retention, defaults, states, concurrency, breaker)");
     }
 
     @Test
@@ -442,6 +442,29 @@ class ValidationRulesTest {
           """)).containsExactly(
           "m.yaml:3:38: error: event name `not ok` in `on` of state `s` is not a plain name"
               + " (start with a letter; use letters, digits, `_` and `-`)");
+    }
+
+    @Test
+    void badRetention() {
+      assertThat(lines("""
+          machine: a
+          retention: 0s
+          states:
+            s: {final: completed}
+          """)).containsExactly("m.yaml:2:12: error: `retention` must be longer than 0");
+      assertThat(lines("""
+          machine: a
+          retention: a month
+          states:
+            s: {final: completed}
+          """)).containsExactly("m.yaml:2:12: error: `retention`: bad duration `a month`; use a"
+              + " number and a unit (ms, s, m, h, d), like `30s` or `1h30m`");
+      assertThat(lines("""
+          machine: a
+          retention: 30d
+          states:
+            s: {final: completed}
+          """)).isEmpty();
     }
 
     @Test

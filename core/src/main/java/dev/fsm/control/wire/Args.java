@@ -5,6 +5,8 @@ import dev.fsm.operations.NewTask;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
+import dev.fsm.task.TaskStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -34,9 +36,13 @@ final class Args {
   static final Arg<String> MACHINE = new Arg<>("machine", Scalars.STRING, null);
   static final Arg<MachineSource> SOURCE = new Arg<>("source", MachineSourceCodec.SOURCE, null);
   static final Arg<List<NewTask>> TASKS = new Arg<>("tasks", NewTaskCodec.LIST, List.of());
+  static final Arg<List<TaskStatus>> STATUSES = new Arg<>("statuses",
+      Codec.list(Scalars.STATUS), List.of());
+  static final Arg<Duration> OLDER_THAN = new Arg<>("olderThan", Scalars.DURATION, null);
 
   private static final Map<String, Arg<?>> BY_NAME = index(ID, COMMAND, UNTIL, REASON, TO,
-      DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, LIMIT, MACHINE, SOURCE, TASKS);
+      DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, LIMIT, MACHINE, SOURCE,
+      TASKS, STATUSES, OLDER_THAN);
 
   private Args() {}
 

@@ -66,6 +66,7 @@ public record Envelope(int version, String op, Arguments arguments) {
       case Breakers.OP -> new Breakers();
       case Upgrade.OP -> Upgrade.from(arguments);
       case VersionCounts.OP -> VersionCounts.from(arguments);
+      case Purge.OP -> Purge.from(arguments);
       default -> null;
     };
   }

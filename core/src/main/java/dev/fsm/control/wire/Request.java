@@ -14,7 +14,8 @@ import java.io.IOException;
  * @param <R> what the operation returns
  */
 public sealed interface Request<R> permits Hello, Start, Send, SendAll, Signal, Get, History,
-    ListTasks, Ids, Counts, Stats, Versions, MachineNames, Breakers, Upgrade, VersionCounts {
+    ListTasks, Ids, Counts, Stats, Versions, MachineNames, Breakers, Upgrade, VersionCounts,
+    Purge {
 
   /** The operation's name on the wire, the request's {@code op} field. */
   String op();

@@ -5,6 +5,8 @@ import dev.fsm.files.DiskFailure;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeBatch;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
@@ -347,6 +349,47 @@ public final class EmbeddedStore implements Store {
     });
   }
 
+  /**
+   * One batch under the store's lock: candidates from the status groups in id order, each
+   * checked against its newest history entry, the matches deleted by one journal record, so a
+   * crash keeps the whole batch or none of it. The space comes back at the next checkpoint,
+   * whose snapshot no longer holds them and which deletes the journal segments that do; a purge
+   * of a tenth of the tasks or more starts one when its last batch is done.
+   */
+  @Override
+  public PurgeBatch purge(PurgeQuery query, Instant now) {
+    long[] at = new long[2];
+    // Timed from taking the lock to leaving it, so the hold includes applying the changes that
+    // wait for the index: the previous batch's deletions and this one's.
+    Pending<PurgeBatch> pending = gate.appending(() -> {
+      at[0] = System.nanoTime();
+      TaskIndex index = gate.index();
+      List<Task> candidates = index.list(query.candidates());
+      List<Task> gone = new ArrayList<>();
+      List<String> ids = new ArrayList<>();
+      for (Task t : candidates) {
+        if (query.matches(t, index.lastEntry(t.id()), now)) {
+          gone.add(t);
+          ids.add(t.id());
+        }
+      }
+      Optional<String> resume = candidates.size() < query.batch() ? Optional.empty()
+          : Optional.of(candidates.get(candidates.size() - 1).id());
+      PurgeBatch result = new PurgeBatch(PurgeBatch.tally(gone), resume, Duration.ZERO);
+      at[1] = index.size() - ids.size();
+      return query.dryRun() || ids.isEmpty() ? Pending.unchanged(result)
+          : gate.commit(result, records.purged(ids));
+    });
+    Duration held = Duration.ofNanos(System.nanoTime() - at[0]);
+    PurgeBatch batch = gate.await(pending);
+    if (!query.dryRun()) {
+      checkpoints.purged(batch.total(), batch.resumeAfter().isEmpty(), at[1]);
+    }
+    checkpoints.maybeStart();
+    return new PurgeBatch(batch.purged(), batch.resumeAfter(), held);
+  }
+
+
   @Override
   public List<MachineVersion> versions(String machine) {
     return gate.locked(() -> index.versions(machine));
@@ -430,6 +473,14 @@ public final class EmbeddedStore implements Store {
   /** Runs {@code body} under the store's lock, with nothing changing meanwhile. */
   <T> T locked(Supplier<T> body) {
     return gate.locked(body);
+  }
+
+  /**
+   * As {@link #locked}, with no checkpoint deleting journal segments meanwhile: a background one
+   * (which a large purge starts) ends first.
+   */
+  <T> T lockedWithoutCheckpoints(Supplier<T> body) {
+    return checkpoints.excluding(() -> gate.locked(body));
   }
 
   /** The store's folder. */

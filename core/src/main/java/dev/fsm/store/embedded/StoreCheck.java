@@ -57,8 +57,8 @@ public final class StoreCheck {
     Path file = store.folder().resolve(FILE);
     try {
       return TimeBound.call("fsm-store-check", limit,
-          () -> store.locked(() -> IndexCheck.compare(store.folder(), store.journal(), store.index(),
-              file, progress)), late -> { });
+          () -> store.lockedWithoutCheckpoints(() -> IndexCheck.compare(store.folder(),
+              store.journal(), store.index(), file, progress)), late -> { });
     } catch (TimeBound.Exceeded e) {
       throw new Stuck("checking store " + store.folder() + " did not finish within "
           + limit.toMillis() + " ms: its index may be damaged so that reading it loops; run"

@@ -3,6 +3,8 @@ package dev.fsm.store.memory;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.PurgeBatch;
+import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
@@ -304,6 +306,31 @@ public final class InMemoryStore implements Store {
     synchronized (lock) {
       ensureOpen();
       return List.copyOf(versions.getOrDefault(machine, List.of()));
+    }
+  }
+
+  @Override
+  public PurgeBatch purge(PurgeQuery query, Instant now) {
+    synchronized (lock) {
+      long start = System.nanoTime();
+      List<Task> candidates = list(query.candidates());
+      List<Task> gone = new ArrayList<>();
+      for (Task t : candidates) {
+        List<Transition> h = histories.get(t.id());
+        if (query.matches(t, h.isEmpty() ? null : h.get(h.size() - 1), now)) {
+          gone.add(t);
+        }
+      }
+      if (!query.dryRun()) {
+        for (Task t : gone) {
+          unindex(tasks.remove(t.id()));
+          histories.remove(t.id());
+        }
+      }
+      Optional<String> resume = candidates.size() < query.batch() ? Optional.empty()
+          : Optional.of(candidates.get(candidates.size() - 1).id());
+      return new PurgeBatch(PurgeBatch.tally(gone), resume,
+          Duration.ofNanos(System.nanoTime() - start));
     }
   }
 

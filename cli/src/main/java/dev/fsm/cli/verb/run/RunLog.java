@@ -2,9 +2,11 @@ package dev.fsm.cli.verb.run;
 
 import dev.fsm.engine.Breaker;
 import dev.fsm.engine.RunListener;
+import dev.fsm.model.Durations;
 import dev.fsm.task.Change;
 import dev.fsm.task.Transition;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
 /** What {@code fsm run} prints as it works: problems to stderr; with -v, a line per transition. */
@@ -52,6 +54,15 @@ record RunLog(PrintWriter out, PrintWriter err, boolean verbose) implements RunL
     }
     synchronized (err) {
       err.println("fsm run: " + line);
+      err.flush();
+    }
+  }
+
+  @Override
+  public void purged(String machine, Duration retention, long tasks) {
+    synchronized (err) {
+      err.println("fsm run: retention: purged " + tasks + (tasks == 1 ? " task" : " tasks")
+          + " of " + machine + " terminal for more than " + Durations.format(retention));
       err.flush();
     }
   }

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.PurgeReport;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Pausing;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
+import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.time.Duration;
@@ -121,6 +123,32 @@ final class TaskJson {
       g.writeEndObject();
     }
     g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /**
+   * What a purge deleted or would delete: the total, then counts per machine and status; how
+   * many batches and the longest hold of the store's lock.
+   */
+  static void purge(JsonGenerator g, String olderThan,
+      Map<String, Map<TaskStatus, Long>> counts, PurgeReport r) throws IOException {
+    g.writeStartObject();
+    g.writeBooleanField("dry_run", r.dryRun());
+    g.writeStringField("older_than", olderThan);
+    g.writeNumberField("purged", r.total());
+    g.writeArrayFieldStart("by_machine");
+    for (Map.Entry<String, Map<TaskStatus, Long>> m : counts.entrySet()) {
+      for (Map.Entry<TaskStatus, Long> c : m.getValue().entrySet()) {
+        g.writeStartObject();
+        g.writeStringField("machine", m.getKey());
+        g.writeStringField("status", c.getKey().word());
+        g.writeNumberField("count", c.getValue());
+        g.writeEndObject();
+      }
+    }
+    g.writeEndArray();
+    g.writeNumberField("batches", r.batches());
+    g.writeNumberField("longest_lock_hold_ms", r.longestHold().toNanos() / 1e6);
     g.writeEndObject();
   }
 

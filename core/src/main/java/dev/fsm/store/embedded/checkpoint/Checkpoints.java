@@ -8,6 +8,8 @@ import dev.fsm.store.embedded.write.StoreGate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -29,6 +31,8 @@ public final class Checkpoints {
   private volatile long coveredBytes;
   private volatile long threshold;
   private Thread background;
+  /** Tasks purged since the last checkpoint began: space a checkpoint would give back. */
+  private final AtomicLong purgedSince = new AtomicLong();
 
   public Checkpoints(Path folder, StoreGate gate, Journal journal, TaskIndex index, long minGrowth)
       throws IOException {
@@ -45,6 +49,7 @@ public final class Checkpoints {
   /** Takes a checkpoint now, after any running one; see {@link Checkpoint}. */
   public CheckpointReport take() throws IOException {
     synchronized (oneAtATime) {
+      purgedSince.set(0);
       long grown = journalBytes();
       CheckpointReport report = Checkpoint.take(folder, gate, journal, index, () -> stopping);
       coveredBytes = grown;
@@ -53,11 +58,38 @@ public final class Checkpoints {
     }
   }
 
+  /**
+   * Runs {@code body} with no checkpoint running meanwhile (one under way ends first): for a
+   * check that reads the journal's segments, which a checkpoint deletes.
+   */
+  public <T> T excluding(Supplier<T> body) {
+    synchronized (oneAtATime) {
+      return body.get();
+    }
+  }
+
   /** Starts a background checkpoint when the journal has grown enough and none is running. */
   public void maybeStart() {
     if (minGrowth <= 0 || stopping || journalBytes() - coveredBytes < threshold) {
       return;
     }
+    startBackground();
+  }
+
+  /**
+   * Notes a batch of a purge; at its {@code last} batch, starts a background checkpoint when the
+   * tasks purged since the last one are at least a tenth of all tasks, {@code remaining} of
+   * which are left: the checkpoint's snapshot leaves them out and it deletes the journal
+   * segments that still hold them, which is when a purge gives its space back.
+   */
+  public void purged(long tasks, boolean last, long remaining) {
+    long since = purgedSince.addAndGet(tasks);
+    if (last && minGrowth > 0 && since > 0 && since * 10 >= since + remaining) {
+      startBackground();
+    }
+  }
+
+  private void startBackground() {
     synchronized (this) {
       if (stopping || (background != null && background.isAlive())) {
         return;

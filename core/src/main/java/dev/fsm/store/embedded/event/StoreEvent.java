@@ -42,6 +42,17 @@ public sealed interface StoreEvent {
     }
   }
 
+  /**
+   * Terminal tasks were purged, all together: each is gone with its history, and its id may be
+   * used again by a later {@code Created}. Only ever in the journal: a checkpoint after it holds
+   * none of them.
+   */
+  record Purged(List<String> ids) implements StoreEvent {
+    public Purged {
+      ids = List.copyOf(ids);
+    }
+  }
+
   /** A machine version was registered. */
   record Registered(MachineVersion version) implements StoreEvent {}
 }

@@ -32,6 +32,8 @@ public final class StoreEventCodec {
   private static final int LEASED = 3;
   private static final int REGISTERED = 4;
   private static final int RESTORED = 5;
+  /** Added with purge; a store of an earlier fsm never wrote one, so FORMAT stays 1. */
+  private static final int PURGED = 6;
 
   /** Status codes on disk, fixed here rather than taken from enum order. */
   private static final TaskStatus[] STATUS_CODES = {
@@ -62,6 +64,11 @@ public final class StoreEventCodec {
     } else if (event instanceof StoreEvent.Leased l) {
       w.writeByte(LEASED);
       writeTasks(w, l.tasks());
+    } else if (event instanceof StoreEvent.Purged p) {
+      w.writeByte(PURGED).writeVarLong(p.ids().size());
+      for (String id : p.ids()) {
+        w.writeString(id);
+      }
     } else if (event instanceof StoreEvent.Registered r) {
       w.writeByte(REGISTERED);
       MachineVersion v = r.version();
@@ -90,6 +97,7 @@ public final class StoreEventCodec {
           r.readVarInt());
       case RESTORED -> readRestored(r, format);
       case LEASED -> new StoreEvent.Leased(readTasks(r, format));
+      case PURGED -> readPurged(r);
       case REGISTERED -> new StoreEvent.Registered(new MachineVersion(r.readString(),
           r.readString(), r.readVarInt(), r.readInstant(), r.readString()));
       default -> throw new IllegalArgumentException("unknown store record kind " + kind);
@@ -129,6 +137,15 @@ public final class StoreEventCodec {
       history.add(readTransition(r));
     }
     return new StoreEvent.Restored(task, history);
+  }
+
+  private static StoreEvent.Purged readPurged(ByteReader r) {
+    int n = r.readVarInt();
+    List<String> ids = new ArrayList<>(Math.min(n, 4096));
+    for (int i = 0; i < n; i++) {
+      ids.add(r.readString());
+    }
+    return new StoreEvent.Purged(ids);
   }
 
   private static void writeTasks(ByteWriter w, List<Task> tasks) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiPredicate;
+import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
 /**
@@ -32,14 +33,27 @@ public final class JournalTail implements AutoCloseable {
   /** After a task's order: its revision. */
   private static final int REVISION = 4;
 
+  /** A purge's revision in the sort: it holds no task. */
+  private static final int PURGED = -1;
+
   /**
    * A task's last snapshot in the journal, and its revision: the length of its history once the
-   * record's change is applied (each change adds one entry).
+   * record's change is applied (each change adds one entry); {@code encoded} is null when the
+   * last record purged it. {@code purgedAt} is the sequence of the task's last purge in the
+   * journal (-1: none): nothing of it before then survives, neither the snapshot's copy nor
+   * earlier history entries, since its id may name a new task after it.
    */
-  record LastTask(String id, int revision, byte[] encoded) {}
+  record LastTask(String id, int revision, byte[] encoded, long purgedAt) {
 
-  /** A history entry's last version in the journal. */
-  record LastEntry(String id, int place, byte[] encoded) {}
+    /** The later record's task, remembering the latest purge of both. */
+    LastTask then(LastTask later) {
+      return new LastTask(later.id, later.revision, later.encoded,
+          Math.max(purgedAt, later.purgedAt));
+    }
+  }
+
+  /** A history entry's last version in the journal, and the sequence of its record. */
+  record LastEntry(String id, int place, long sequence, byte[] encoded) {}
 
   private final KeySorter tasks;
   private final KeySorter entries;
@@ -68,6 +82,10 @@ public final class JournalTail implements AutoCloseable {
       for (int place = 0; place < r.history().size(); place++) {
         addEntry(sequence, r.task().id(), place, r.history().get(place));
       }
+    } else if (event instanceof StoreEvent.Purged p) {
+      for (int i = 0; i < p.ids().size(); i++) {
+        addPurge(sequence, i, p.ids().get(i));
+      }
     } else if (event instanceof StoreEvent.Registered) {
       versions.add(event);
     }
@@ -83,9 +101,11 @@ public final class JournalTail implements AutoCloseable {
     return new Last<>(this.tasks.sorted(), key -> {
       int[] at = {0};
       String id = IndexKeys.nameAt(key, at);
-      return new LastTask(id, ByteBuffer.wrap(key).getInt(at[0] + ORDER),
-          slice(key, at[0] + ORDER + REVISION));
-    }, (a, b) -> a.id().equals(b.id()));
+      ByteBuffer b = ByteBuffer.wrap(key);
+      int revision = b.getInt(at[0] + ORDER);
+      return revision == PURGED ? new LastTask(id, revision, null, b.getLong(at[0]))
+          : new LastTask(id, revision, slice(key, at[0] + ORDER + REVISION), -1);
+    }, (a, b) -> a.id().equals(b.id()), LastTask::then);
   }
 
   /** Each history entry's last version, in id then place order; close it when done. */
@@ -93,8 +113,10 @@ public final class JournalTail implements AutoCloseable {
     return new Last<>(this.entries.sorted(), key -> {
       int[] at = {0};
       String id = IndexKeys.nameAt(key, at);
-      return new LastEntry(id, ByteBuffer.wrap(key).getInt(at[0]), slice(key, at[0] + ORDER));
-    }, (a, b) -> a.id().equals(b.id()) && a.place() == b.place());
+      ByteBuffer b = ByteBuffer.wrap(key);
+      return new LastEntry(id, b.getInt(at[0]), b.getLong(at[0] + 4),
+          slice(key, at[0] + ORDER));
+    }, (a, b) -> a.id().equals(b.id()) && a.place() == b.place(), (a, b) -> b);
   }
 
   @Override
@@ -115,6 +137,13 @@ public final class JournalTail implements AutoCloseable {
         .putLong(sequence).putInt(ordinal).putInt(revision).put(value).array());
   }
 
+  // A purge's sort key: a task's, with no task after the revision that marks it.
+  private void addPurge(long sequence, int ordinal, String id) throws IOException {
+    byte[] name = IndexKeys.name(id);
+    tasks.add(ByteBuffer.allocate(name.length + ORDER + REVISION).put(name).putLong(sequence)
+        .putInt(ordinal).putInt(PURGED).array());
+  }
+
   // An entry's sort key: the task's id as a name, the entry's place, the record's sequence;
   // then the entry.
   private void addEntry(long sequence, String id, int place, Transition entry)
@@ -125,19 +154,21 @@ public final class JournalTail implements AutoCloseable {
         .putLong(sequence).put(value).array());
   }
 
-  /** Sorted items with only the last of each run of equal ones kept. */
+  /** Sorted items with each run of equal ones folded into its last. */
   static final class Last<T> implements AutoCloseable {
 
     private final KeySorter.Sorted keys;
     private final Function<byte[], T> decode;
     private final BiPredicate<T, T> same;
+    private final BinaryOperator<T> then;
     private T next;
 
     private Last(KeySorter.Sorted keys, Function<byte[], T> decode,
-        BiPredicate<T, T> same) throws IOException {
+        BiPredicate<T, T> same, BinaryOperator<T> then) throws IOException {
       this.keys = keys;
       this.decode = decode;
       this.same = same;
+      this.then = then;
       this.next = keys.hasNext() ? decode.apply(keys.next()) : null;
     }
 
@@ -156,7 +187,7 @@ public final class JournalTail implements AutoCloseable {
           next = following;
           break;
         }
-        taken = following;
+        taken = then.apply(taken, following);
       }
       return taken;
     }

@@ -101,25 +101,32 @@ public final class SnapshotLoad {
    * wins when it is further ahead than the journal's last record of the task: a journal cut
    * short (damage cut away by a repair) can lack changes a checkpoint copied, and laying its
    * older record over the snapshot's longer history would tear the task, its status from one
-   * change and its history from another.
+   * change and its history from another. A purge in the journal ends all that came before it:
+   * the snapshot's copy (which a checkpoint may have taken before the purge) and the journal's
+   * earlier entries; only a task created again after it, and its entries, remain.
    */
   private void emit(String id, byte[] fromSnapshot, List<Transition> history) {
     try {
       byte[] task = fromSnapshot;
+      long purgedAt = -1;
       JournalTail.LastTask t = journalTasks.peek();
       if (t != null && t.id().equals(id)) {
         JournalTail.LastTask last = journalTasks.take();
-        if (fromSnapshot == null || last.revision() >= history.size()) {
+        purgedAt = last.purgedAt();
+        if (purgedAt >= 0 || fromSnapshot == null || last.revision() >= history.size()) {
           task = last.encoded();
         }
       }
       TreeMap<Integer, byte[]> entries = new TreeMap<>();
-      for (int place = 0; place < history.size(); place++) {
+      for (int place = 0; purgedAt < 0 && place < history.size(); place++) {
         entries.put(place, TransitionCodec.encode(history.get(place)));
       }
       for (JournalTail.LastEntry e = journalEntries.peek(); e != null && e.id().equals(id);
           e = journalEntries.peek()) {
-        entries.put(e.place(), journalEntries.take().encoded());
+        JournalTail.LastEntry taken = journalEntries.take();
+        if (taken.sequence() > purgedAt) {
+          entries.put(taken.place(), taken.encoded());
+        }
       }
       if (task != null) {
         tasksSink.put(IndexKeys.id(id), task);

@@ -37,6 +37,11 @@ final class TaskCreations {
     slots.add(slot(next));
   }
 
+  /** Takes a purged task out of the creation order. */
+  void remove(Task previous) {
+    slots.remove(slot(previous));
+  }
+
   /**
    * A page of tasks matching the query in creation order, after {@code cursor} (null for the
    * first page), read through {@code get}.

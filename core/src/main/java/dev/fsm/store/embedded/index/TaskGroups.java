@@ -64,6 +64,12 @@ final class TaskGroups {
     count(next, 1);
   }
 
+  /** Takes a purged task out of its group. */
+  void remove(Task previous) {
+    members.remove(member(previous));
+    count(previous, -1);
+  }
+
   /** How many tasks all groups hold together. */
   long total() {
     long sum = 0;

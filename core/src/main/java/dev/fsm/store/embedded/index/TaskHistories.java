@@ -48,6 +48,21 @@ final class TaskHistories {
     return found;
   }
 
+  /** A task's newest entry, or null when it has none. */
+  Transition last(String id) {
+    Map.Entry<byte[], byte[]> last = range(id).lastEntry();
+    if (last == null) {
+      return null;
+    }
+    List<Slot> slots = slots(last.getValue());
+    return slots.get(slots.size() - 1).decode(last.getValue());
+  }
+
+  /** Removes a purged task's whole history. */
+  void remove(String id) {
+    range(id).clear();
+  }
+
   /** How many history entries the task holds: the place of its next one. */
   int length(String id) {
     Map.Entry<byte[], byte[]> last = range(id).lastEntry();

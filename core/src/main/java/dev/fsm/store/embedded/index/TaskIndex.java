@@ -311,9 +311,35 @@ public final class TaskIndex implements AutoCloseable {
         history.put(id, i, r.history().get(i));
       }
       recent.forget(id);
+    } else if (event instanceof StoreEvent.Purged p) {
+      p.ids().forEach(this::remove);
     } else if (event instanceof StoreEvent.Registered r) {
       versions.put(r);
     }
+  }
+
+  /**
+   * Deletes a purged task from every collection: the tasks, the due queue, its group and count,
+   * the creation order, its history and the recent tasks. Gone already (a replay), nothing.
+   */
+  private void remove(String id) {
+    Task previous = get(id);
+    recent.forget(id);
+    if (previous == null) {
+      return;
+    }
+    tasks.remove(IndexKeys.id(id));
+    if (TaskQueues.scheduled(previous)) {
+      queues.remove(previous);
+    }
+    groups.remove(previous);
+    creations.remove(previous);
+    history.remove(id);
+  }
+
+  /** A task's newest history entry, or null when it has none. */
+  public Transition lastEntry(String id) {
+    return history.last(id);
   }
 
   /** The task as the index stores it, without a lease; null when there is no such task. */
@@ -333,6 +359,10 @@ public final class TaskIndex implements AutoCloseable {
 
   /** The most due tasks one claim passes over before it gives up looking further. */
   public static final int PASSED_OVER = 200_000;
+  /** How many tasks it holds. */
+  public long size() {
+    return tasks.sizeLong();
+  }
 
   public boolean contains(String id) {
     return tasks.containsKey(IndexKeys.id(id));

@@ -21,6 +21,8 @@ final class RepairEvidence {
     boolean base;
     int baseLength;
     boolean created;
+    /** Purged by a record after the basis: what the basis held of it is gone on purpose. */
+    boolean purged;
     final BitSet places = new BitSet();
 
     /** How many history entries the evidence says the task had. */
@@ -50,6 +52,9 @@ final class RepairEvidence {
   /** A task as a snapshot or index holds it, with its whole history. */
   void base(String id, int historyLength) {
     Of o = of(id);
+    if (o.purged) {
+      return;
+    }
     o.base = true;
     o.baseLength = Math.max(o.baseLength, historyLength);
   }
@@ -64,6 +69,13 @@ final class RepairEvidence {
       of(c.task().id()).places.set(c.historyIndex());
     } else if (event instanceof StoreEvent.Restored r) {
       base(r.task().id(), r.history().size());
+    } else if (event instanceof StoreEvent.Purged p) {
+      // Its life so far ended here; a later creation of the same id starts a new one.
+      for (String id : p.ids()) {
+        Of fresh = new Of();
+        fresh.purged = true;
+        tasks.put(id, fresh);
+      }
     }
   }
 

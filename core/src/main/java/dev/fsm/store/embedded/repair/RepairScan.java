@@ -137,6 +137,11 @@ final class RepairScan implements AutoCloseable {
       hinted.computeIfAbsent(r.task().id(), k -> new TreeSet<>());
       readAs = Optional.of("task " + r.task().id() + " with " + r.history().size()
           + " history entries");
+    } else if (event instanceof StoreEvent.Purged p) {
+      // The purge is lost, so these tasks are back as they were; the first few are named.
+      int n = p.ids().size();
+      readAs = Optional.of("the purge of " + n + " finished task" + (n == 1 ? " " : "s ")
+          + String.join(", ", p.ids().subList(0, Math.min(3, n))) + (n > 3 ? ", ..." : ""));
     } else if (event instanceof StoreEvent.Registered r) {
       readAs = Optional.of("the registration of machine " + r.version().machine() + " version "
           + r.version().version());

@@ -110,6 +110,10 @@ public final class Leases {
       tasks = List.of(c.task());
       historyAfter = c.historyIndex() + 1;
     } else {
+      if (event instanceof StoreEvent.Purged p && !byId.isEmpty()) {
+        // A purged task keeps no lease: its id may name a new task.
+        p.ids().forEach(id -> set(id, null, 0, null));
+      }
       return TaskIndex.Appended.unleased(event);
     }
     boolean[] before = null;

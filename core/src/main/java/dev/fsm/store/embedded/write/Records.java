@@ -51,6 +51,16 @@ public final class Records {
     return new Encoded(List.of(event), List.of(record));
   }
 
+  public Encoded purged(List<String> ids) {
+    StoreEvent event = new StoreEvent.Purged(ids);
+    byte[] record = StoreEventCodec.encode(event);
+    if (record.length > limit) {
+      throw tooLarge("cannot purge these " + ids.size() + " tasks at once", record.length,
+          "purge in smaller batches");
+    }
+    return new Encoded(List.of(event), List.of(record));
+  }
+
   public Encoded registered(MachineVersion version) {
     StoreEvent event = new StoreEvent.Registered(version);
     byte[] record = StoreEventCodec.encode(event);
