@@ -98,7 +98,7 @@ class CliIT {
         "bad.yaml:5:14: error: event `ok` of state `pay` leads to unknown state `shpi`"
             + " (did you mean `ship`?)",
         "bad.yaml:8:5: error: unknown key `retires` in state `ship` (allowed keys: description,"
-            + " run, wait, on, timeout, retry, final)",
+            + " run, wait, on, timeout, retry, final, concurrency)",
         "bad.yaml:10:17: error: `final` in state `done` must be `completed` or `failed`, found"
             + " `complete` (did you mean `completed`?)");
     assertThat(r.err()).isEqualTo("1 file: 3 errors, 0 warnings\n");

@@ -100,7 +100,7 @@ class PurgeIT {
     assertThat(count()).isEqualTo(1);
     assertThat(fsm.run("history", "o1").exit()).isEqualTo(1);
     assertThat(fsm.ok("stats").out()).contains("1 runnable").doesNotContain("completed");
-    assertThat(fsm.ok("machines").out()).containsPattern("order +v1 \\S+ +\\S+ \\S+ +1"
+    assertThat(fsm.ok("machines").out()).containsPattern("order +v1 \\S+ \\(newest\\) +\\S+ \\S+ +1"
         + " runnable");
     assertThat(fsm.ok("store", "check").out()).contains("index matches the journal");
 
