@@ -28,8 +28,7 @@ class FastSendIT {
     Files.createDirectories(dir.resolve("machines"));
     Files.writeString(dir.resolve("machines/nap.yaml"), ServedStore.MACHINE);
     assertThat(FsmJar.run(dir, "start", "nap", "--id", "t1").exit()).isZero();
-    runner = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-jar", FsmJar.jar().toString(), "run").directory(dir.toFile())
+    runner = new ProcessBuilder(JarCommand.of(List.of("run"))).directory(dir.toFile())
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     Path socket = dir.resolve(".fsm/control.sock");

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -29,11 +28,7 @@ final class FsmProcess implements AutoCloseable {
   }
 
   static FsmProcess start(Path dir, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-jar");
-    command.add(FsmJar.jar().toString());
-    command.addAll(List.of(args));
+    List<String> command = JarCommand.of(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().remove("NO_COLOR");
     pb.environment().remove("FSM_MACHINES");

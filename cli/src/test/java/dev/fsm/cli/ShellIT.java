@@ -93,8 +93,8 @@ class ShellIT {
         .doesNotContain("\u001b");
     assertThat(FsmJar.run(dir, "watch", "--count", "1", "--status", "runnable").out())
         .contains("none").doesNotContain("beta-1");
-    Process tail = new ProcessBuilder(java(), "-jar", FsmJar.jar().toString(), "tail",
-        "--output", "json", "--interval", "100ms").directory(dir.toFile()).start();
+    Process tail = new ProcessBuilder(JarCommand.of(List.of("tail",
+        "--output", "json", "--interval", "100ms"))).directory(dir.toFile()).start();
     try {
       BufferedReader err = new BufferedReader(new InputStreamReader(tail.getErrorStream(),
           StandardCharsets.UTF_8));
@@ -128,7 +128,7 @@ class ShellIT {
     Files.writeString(in, input);
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
-    ProcessBuilder pb = new ProcessBuilder(java(), "-jar", FsmJar.jar().toString(), "shell")
+    ProcessBuilder pb = new ProcessBuilder(JarCommand.of(List.of("shell")))
         .directory(dir.toFile()).redirectInput(in.toFile()).redirectOutput(out.toFile())
         .redirectError(err.toFile());
     pb.environment().remove("NO_COLOR");
