@@ -33,7 +33,7 @@ final class FsmJar {
   }
 
   static Result run(Path dir, Map<String, String> env, String... args) {
-    List<String> command = JarCommand.of(List.of(args));
+    List<String> command = JarCommand.of(List.of(args), env);
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().remove("NO_COLOR");
     pb.environment().remove("FSM_MACHINES");

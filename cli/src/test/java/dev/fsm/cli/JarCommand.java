@@ -7,21 +7,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The java command line that runs {@code fsm.jar} in an integration test, with the JVM flags
- * {@code bin/fsm} gives it and a class-data archive of the jar made once per test run. The
- * integration tests start thousands of JVMs on a 2-core machine; measured, this halves the CPU
- * of each one-shot verb (2.8 s instead of 6.3 s of user time for five `ls`), which is most of
- * what the suite spends. What fsm does is the same either way; {@link LauncherIT} tests the
+ * {@code bin/fsm} gives a one-shot verb and a class-data archive of the jar made once per test
+ * run. The integration tests start thousands of JVMs on a 2-core machine; measured, this halves
+ * the CPU of each one-shot verb (2.8 s instead of 6.3 s of user time for five `ls`). What fsm does is the same either way; {@link LauncherIT} tests the
  * launcher itself.
  */
 final class JarCommand {
-
-  /** Verbs that run long enough for the full JIT and the default collector, as bin/fsm says. */
-  private static final Set<String> LONG_VERBS = Set.of("run", "bench", "shell");
 
   private static Path archive;
   private static boolean archiveTried;
@@ -30,14 +26,25 @@ final class JarCommand {
 
   /** {@code java [flags] -jar fsm.jar ARGS...}. */
   static List<String> of(List<String> args) {
+    return of(args, Map.of());
+  }
+
+  /**
+   * {@code java [flags] -jar fsm.jar ARGS...} for a process with this extra environment: JVM
+   * logging stays on when the test asks for it through {@code JDK_JAVA_OPTIONS} (those come
+   * first, and {@code -Xlog:disable} would turn them off).
+   */
+  static List<String> of(List<String> args, Map<String, String> env) {
     List<String> command = new ArrayList<>();
     command.add(java());
     command.add("-XX:-UsePerfData");
-    command.add("-Xlog:disable");
-    if (args.stream().noneMatch(LONG_VERBS::contains)) {
-      command.add("-XX:+UseSerialGC");
-      command.add("-XX:TieredStopAtLevel=1");
+    if (!env.getOrDefault("JDK_JAVA_OPTIONS", "").contains("-Xlog")) {
+      command.add("-Xlog:disable");
     }
+    // Unlike bin/fsm, runners too: a test's runner does a few hundred transitions, and C2's
+    // compiler threads would take the second core from the verbs the test runs beside it.
+    command.add("-XX:+UseSerialGC");
+    command.add("-XX:TieredStopAtLevel=1");
     Path cds = archive();
     if (cds != null) {
       command.add("-XX:SharedArchiveFile=" + cds);
