@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
@@ -83,10 +84,14 @@ public final class FolderGuard {
   private static void tightenFiles(Path folder) throws IOException {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
       for (Path entry : entries) {
-        PosixFileAttributes a = Files.readAttributes(entry, PosixFileAttributes.class,
-            LinkOption.NOFOLLOW_LINKS);
-        if (a.isRegularFile()) {
-          StoreFiles.tighten(entry, a.permissions(), StoreFiles.FILE_MODE);
+        try {
+          PosixFileAttributes a = Files.readAttributes(entry, PosixFileAttributes.class,
+              LinkOption.NOFOLLOW_LINKS);
+          if (a.isRegularFile()) {
+            StoreFiles.tighten(entry, a.permissions(), StoreFiles.FILE_MODE);
+          }
+        } catch (NoSuchFileException e) {
+          // The owner renamed or deleted it since the listing (a temporary file); nothing to do.
         }
       }
     }
