@@ -3,6 +3,7 @@ package dev.fsm.store;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -131,6 +132,21 @@ public interface Store extends AutoCloseable {
    * time; a deleted task's id may be used again.
    */
   PurgeBatch purge(PurgeQuery query, Instant now);
+
+  /**
+   * The clock runners and operators of this store take {@code now} from: for a database server,
+   * its time, so that leases compared by processes on many hosts agree.
+   */
+  default Clock clock() {
+    return Clock.systemUTC();
+  }
+
+  /**
+   * Tells {@code events} what other processes change in the store while it is open, from a
+   * thread of the store's. A store that one process owns has nobody else to hear: the default
+   * tells nothing.
+   */
+  default void listen(StoreEvents events) {}
 
   /** Closes the store, after everything acknowledged is on disk. */
   @Override

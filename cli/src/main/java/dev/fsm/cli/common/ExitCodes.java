@@ -1,6 +1,7 @@
 package dev.fsm.cli.common;
 
 import dev.fsm.FsmException;
+import dev.fsm.UsageException;
 import dev.fsm.files.DiskFailure;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -39,6 +40,10 @@ public final class ExitCodes {
    * fix, so it gets one line, never an "internal error".
    */
   public static int report(Throwable e, PrintWriter err, boolean verbose, String store) {
+    if (e instanceof UsageException) {
+      err.println("fsm: " + e.getMessage());
+      return USAGE;
+    }
     if (e instanceof FsmException) {
       err.println("fsm: " + e.getMessage());
       return FAILED;

@@ -1,0 +1,19 @@
+package dev.fsm.store;
+
+/**
+ * What other processes did to a store that many processes open at once (PostgreSQL), heard as
+ * it happens, so a runner stops or tells a running action at once instead of at its next lease
+ * renewal. A hint, never the record: a lost event only delays what renewals and claims find
+ * anyway.
+ */
+public interface StoreEvents {
+
+  /**
+   * Another process changed task {@code id} with {@code event}, the event or command of its new
+   * history entry (such as {@code pause}, {@code kill}, a signal's event).
+   */
+  void taskChanged(String id, String event);
+
+  /** Tasks may have become claimable in another process (started, resumed, redriven). */
+  void workArrived();
+}
