@@ -123,6 +123,9 @@ public interface Store extends AutoCloseable {
   /** A machine's versions, oldest first. */
   List<MachineVersion> versions(String machine);
 
+  /** Every machine's versions, by machine name and then oldest first. */
+  List<MachineVersion> allVersions();
+
   /**
    * One batch of a purge: examines up to {@code query.batch()} terminal tasks of the query's
    * machine and statuses in id order after its cursor and deletes, with their histories, those

@@ -855,6 +855,8 @@ public abstract class StoreContractTest {
     MachineVersion v3 = store.register("order", ORDER_V2 + "# tweak\n", T0.plusSeconds(360));
     assertThat(v3.number()).isEqualTo(3);
     assertThat(store.versions("order")).containsExactly(v1, v2, v3);
+    assertThat(store.allVersions()).as("by machine, then oldest first")
+        .containsExactly(v1, v2, v3, refund);
   }
 
 

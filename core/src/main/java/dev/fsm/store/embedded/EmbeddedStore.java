@@ -395,6 +395,11 @@ public final class EmbeddedStore implements Store {
     return gate.locked(() -> index.versions(machine));
   }
 
+  @Override
+  public List<MachineVersion> allVersions() {
+    return gate.locked(index::allVersions);
+  }
+
   /**
    * Makes everything acknowledged durable, closes the journal and the index, marks the index
    * clean (unless a failure left it ahead of the journal) and releases the folder.

@@ -310,6 +310,15 @@ public final class InMemoryStore implements Store {
   }
 
   @Override
+  public List<MachineVersion> allVersions() {
+    synchronized (lock) {
+      ensureOpen();
+      return versions.keySet().stream().sorted()
+          .flatMap(machine -> versions.get(machine).stream()).toList();
+    }
+  }
+
+  @Override
   public PurgeBatch purge(PurgeQuery query, Instant now) {
     synchronized (lock) {
       long start = System.nanoTime();
