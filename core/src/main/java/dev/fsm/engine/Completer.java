@@ -4,9 +4,11 @@ import dev.fsm.store.Store;
 import dev.fsm.task.Change;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.BooleanSupplier;
 
 /**
  * Records outcomes in batches on one thread, as River completes jobs: whatever workers finished
@@ -27,12 +29,21 @@ final class Completer {
   private final String owner;
   private final RunListener listener;
   private final BlockingQueue<Item> queue = new LinkedBlockingQueue<>();
+  private final StoreOutage outage;
+  private final BooleanSupplier giveUp;
   private final Thread thread;
 
-  Completer(Store store, String owner, RunListener listener) {
+  /**
+   * A completer recording for {@code owner}; while the store is unavailable it tries a batch
+   * again through {@code outage} until {@code giveUp} (the runner stops at once).
+   */
+  Completer(Store store, String owner, RunListener listener, StoreOutage outage,
+      BooleanSupplier giveUp) {
     this.store = store;
     this.owner = owner;
     this.listener = listener;
+    this.outage = outage;
+    this.giveUp = giveUp;
     this.thread = new Thread(this::loop, "fsm-completer");
     thread.setDaemon(true);
     thread.start();
@@ -83,7 +94,16 @@ final class Completer {
     }
     Set<String> lost;
     try {
-      lost = store.recordAll(owner, changes);
+      // A batch that failed for want of the store changed nothing: it is tried again as it is.
+      Optional<Set<String>> answer = outage.retry("recording outcomes",
+          () -> store.recordAll(owner, changes), giveUp);
+      if (answer.isEmpty()) {
+        listener.problem("stopped before the store came back: " + changes.size()
+            + " outcome(s) not recorded; their tasks run again once their leases end");
+        batch.forEach(i -> i.after().run());
+        return;
+      }
+      lost = answer.get();
     } catch (RuntimeException e) {
       listener.problem("could not record " + changes.size() + " outcome(s): " + e.getMessage()
           + "; their tasks run again once their leases end");

@@ -5,6 +5,7 @@ import dev.fsm.action.ActionRunner;
 import dev.fsm.action.Attempt;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.Store;
+import dev.fsm.store.StoreUnavailableException;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
@@ -42,6 +43,7 @@ public final class Runner implements OperatorListener {
   private final Object wake = new Object();
   private final AttemptWork work;
   private final RunLimits limits;
+  private final StoreOutage outage;
   private boolean woken;
   private volatile boolean refreshLimits = true;
   private volatile boolean stopping;
@@ -66,6 +68,10 @@ public final class Runner implements OperatorListener {
     Timeouts timeouts = new Timeouts(RecentSuccesses.seed(store, this.listener));
     this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner());
     this.limits = new RunLimits(store, machines, this.listener, clock);
+    this.outage = new StoreOutage(this.listener, wait -> {
+      sleep(wait);
+      return !stopNow;
+    });
   }
 
   /** The circuit breakers of the machines this runner has seen, by machine name. */
@@ -76,6 +82,11 @@ public final class Runner implements OperatorListener {
   /** Counters for a live summary line. */
   public RunCounters counters() {
     return counters;
+  }
+
+  /** Whether this runner holds task {@code id} now: claimed and not yet recorded. */
+  public boolean holds(String id) {
+    return inFlight.containsKey(id);
   }
 
   /** The actions running now. */
@@ -91,7 +102,7 @@ public final class Runner implements OperatorListener {
     ExecutorService workers = Executors.newFixedThreadPool(options.workers(), daemon("fsm-worker"));
     ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
         daemon("fsm-timer"));
-    Completer completer = new Completer(store, options.owner(), listener);
+    Completer completer = new Completer(store, options.owner(), listener, outage, () -> stopNow);
     long renewEvery = Math.max(1, options.lease().toMillis() / 3);
     timers.scheduleAtFixedRate(this::renew, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
     try {
@@ -190,53 +201,75 @@ public final class Runner implements OperatorListener {
   private void claimLoop(ExecutorService workers, ScheduledExecutorService timers,
       Completer completer) {
     Instant passStart = clock.instant();
+    Duration outageWait = StoreOutage.FIRST_WAIT;
     while (!stopping) {
-      int free = options.workers() - busy.get();
-      // True when limits held due tasks back: their due time then says nothing new.
-      boolean heldBack = false;
-      if (free > 0) {
-        if (refreshLimits) {
-          refreshLimits = false;
-          limits.refresh();
+      try {
+        if (claimPass(workers, timers, completer, passStart)) {
+          return;
         }
-        Instant now = options.mode() == RunnerOptions.Mode.ONCE ? passStart : clock.instant();
-        ClaimLimits room = limits.limits(clock.instant());
-        List<Task> claimed = store.claim(options.owner(), free, now, options.lease(), room);
-        for (Task task : claimed) {
-          limits.started(task, clock.instant());
-          dispatch(task, workers, timers, completer);
-        }
-        if (!claimed.isEmpty()) {
-          continue;
-        }
-        heldBack = room.anyFull();
+        outageWait = StoreOutage.FIRST_WAIT;
+      } catch (StoreUnavailableException e) {
+        // Claims and waits are asked again once the store answers; running actions go on.
+        outage.went("claiming", e, outageWait);
+        sleep(outageWait);
+        outageWait = StoreOutage.longer(outageWait);
       }
-      // In this order: a worker's last step is leaving `busy`, after its outcome was recorded
-      // and left `inFlight`; so with both empty nothing is on its way, and the store is settled.
-      boolean nothingHeld = inFlight.isEmpty() && busy.get() == 0;
-      if (options.mode() == RunnerOptions.Mode.ONCE && nothingHeld) {
-        return;
-      }
-      // With every worker busy a finishing one wakes the loop; the store need not be asked.
-      Optional<Instant> next = free > 0 || nothingHeld ? store.nextDue() : Optional.empty();
-      if (options.mode() == RunnerOptions.Mode.UNTIL_IDLE && nothingHeld && next.isEmpty()) {
-        return;
-      }
-      if (heldBack && next.isPresent() && !next.get().isAfter(clock.instant())) {
-        // What is due now is held back by a cap or a breaker: wait for what the limits let
-        // start, or for a breaker's cooldown to end; an attempt ending or new work wakes the
-        // loop before either.
-        Instant now = clock.instant();
-        next = earliest(store.nextDue(limits.limits(now)).filter(t -> t.isAfter(now)),
-            limits.nextChange(now));
-      }
-      Duration wait = options.maxIdleWait();
-      if (next.isPresent()) {
-        Duration untilDue = Duration.between(clock.instant(), next.get());
-        wait = untilDue.compareTo(wait) < 0 ? untilDue : wait;
-      }
-      sleep(wait);
     }
+  }
+
+  /**
+   * One pass of the claim loop: claims what free workers can take, or sleeps until work may be
+   * due; true when the mode says the run is done.
+   */
+  private boolean claimPass(ExecutorService workers, ScheduledExecutorService timers,
+      Completer completer, Instant passStart) {
+    int free = options.workers() - busy.get();
+    // True when limits held due tasks back: their due time then says nothing new.
+    boolean heldBack = false;
+    if (free > 0) {
+      if (refreshLimits) {
+        refreshLimits = false;
+        limits.refresh();
+      }
+      Instant now = options.mode() == RunnerOptions.Mode.ONCE ? passStart : clock.instant();
+      ClaimLimits room = limits.limits(clock.instant());
+      List<Task> claimed = store.claim(options.owner(), free, now, options.lease(), room);
+      outage.back();
+      for (Task task : claimed) {
+        limits.started(task, clock.instant());
+        dispatch(task, workers, timers, completer);
+      }
+      if (!claimed.isEmpty()) {
+        return false;
+      }
+      heldBack = room.anyFull();
+    }
+    // In this order: a worker's last step is leaving `busy`, after its outcome was recorded
+    // and left `inFlight`; so with both empty nothing is on its way, and the store is settled.
+    boolean nothingHeld = inFlight.isEmpty() && busy.get() == 0;
+    if (options.mode() == RunnerOptions.Mode.ONCE && nothingHeld) {
+      return true;
+    }
+    // With every worker busy a finishing one wakes the loop; the store need not be asked.
+    Optional<Instant> next = free > 0 || nothingHeld ? store.nextDue() : Optional.empty();
+    if (options.mode() == RunnerOptions.Mode.UNTIL_IDLE && nothingHeld && next.isEmpty()) {
+      return true;
+    }
+    if (heldBack && next.isPresent() && !next.get().isAfter(clock.instant())) {
+      // What is due now is held back by a cap or a breaker: wait for what the limits let
+      // start, or for a breaker's cooldown to end; an attempt ending or new work wakes the
+      // loop before either.
+      Instant now = clock.instant();
+      next = earliest(store.nextDue(limits.limits(now)).filter(t -> t.isAfter(now)),
+          limits.nextChange(now));
+    }
+    Duration wait = options.maxIdleWait();
+    if (next.isPresent()) {
+      Duration untilDue = Duration.between(clock.instant(), next.get());
+      wait = untilDue.compareTo(wait) < 0 ? untilDue : wait;
+    }
+    sleep(wait);
+    return false;
   }
 
   private static Optional<Instant> earliest(Optional<Instant> a, Optional<Instant> b) {
@@ -337,6 +370,10 @@ public final class Runner implements OperatorListener {
           f.attempt.stop(Attempt.StopReason.LEASE_LOST);
         }
       }
+      outage.back();
+    } catch (StoreUnavailableException e) {
+      // The next renewal tries again; a lease that runs out meanwhile is reported lost then.
+      outage.went("renewing leases", e, Duration.ofMillis(options.lease().toMillis() / 3));
     } catch (RuntimeException e) {
       listener.problem("could not renew leases: " + e.getMessage());
     }

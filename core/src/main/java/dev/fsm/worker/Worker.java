@@ -203,6 +203,8 @@ public final class Worker implements AutoCloseable {
           actions = new Actions(options);
           runner = new Runner(store, library, actionsAround.apply(actions), runnerOptions, clock,
               listener);
+          // A shared store's other processes reach this runner through the store's events.
+          store.listen(new OthersHeard(store, runner, runner::holds));
         }
         OperatorListener heard = runner == null ? OperatorListener.NONE : runner;
         // Operators' commands reach running actions through the runner.

@@ -1,0 +1,95 @@
+package dev.fsm.engine;
+
+import dev.fsm.store.StoreUnavailableException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * How a runner rides through a store that went away (a database server restarting or cut off):
+ * the call is tried again with a doubling backoff, capped, until it answers or the runner stops;
+ * the outage is said once when it starts and once when it ends, not on every retry. Nothing the
+ * failed call would have changed was changed, so trying it again is safe.
+ */
+final class StoreOutage {
+
+  static final Duration FIRST_WAIT = Duration.ofMillis(100);
+  static final Duration LONGEST_WAIT = Duration.ofSeconds(5);
+
+  /** Sleeps between tries; returns false when the wait was cut short because the runner stops. */
+  interface Pause {
+    boolean sleep(Duration wait);
+  }
+
+  private final RunListener listener;
+  private final Pause pause;
+  private final Object lock = new Object();
+  private long downSince;
+  private boolean down;
+
+  StoreOutage(RunListener listener, Pause pause) {
+    this.listener = listener;
+    this.pause = pause;
+  }
+
+  /**
+   * The answer of {@code call}, tried again while the store is unavailable; empty when {@code
+   * giveUp} says to stop trying (the runner is stopping at once).
+   */
+  <T> Optional<T> retry(String what, Supplier<T> call, BooleanSupplier giveUp) {
+    Duration wait = FIRST_WAIT;
+    while (true) {
+      try {
+        T answer = call.get();
+        back();
+        return Optional.ofNullable(answer);
+      } catch (StoreUnavailableException e) {
+        went(what, e, wait);
+        if (giveUp.getAsBoolean() || !pause.sleep(wait)) {
+          return Optional.empty();
+        }
+        wait = longer(wait);
+      }
+    }
+  }
+
+  /** The wait after {@code wait}: twice as long, up to {@link #LONGEST_WAIT}. */
+  static Duration longer(Duration wait) {
+    Duration twice = wait.multipliedBy(2);
+    return twice.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : twice;
+  }
+
+  /** A call failed because the store is unavailable: said once per outage. */
+  void went(String what, StoreUnavailableException e, Duration wait) {
+    synchronized (lock) {
+      if (down) {
+        return;
+      }
+      down = true;
+      downSince = System.nanoTime();
+    }
+    listener.problem("store unavailable (" + what + "): " + e.getMessage() + "; retrying every "
+        + seconds(wait) + " to " + seconds(LONGEST_WAIT) + ", nothing recorded is lost");
+  }
+
+  /** A call answered: ends the outage, if there was one, saying how long it lasted. */
+  void back() {
+    long since;
+    synchronized (lock) {
+      if (!down) {
+        return;
+      }
+      down = false;
+      since = downSince;
+    }
+    listener.problem("store reachable again after "
+        + seconds(Duration.ofNanos(System.nanoTime() - since)) + "; carrying on");
+  }
+
+  private static String seconds(Duration d) {
+    long ms = d.toMillis();
+    return ms < 1000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+  }
+}

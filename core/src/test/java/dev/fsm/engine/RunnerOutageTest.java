@@ -1,0 +1,132 @@
+package dev.fsm.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fsm.action.ActionOutcome;
+import dev.fsm.action.ActionRunner;
+import dev.fsm.operations.MachineSource;
+import dev.fsm.operations.NewTask;
+import dev.fsm.operations.StoreOperations;
+import dev.fsm.store.Store;
+import dev.fsm.store.StoreUnavailableException;
+import dev.fsm.store.memory.InMemoryStore;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A runner whose store goes away for a while: it says so once, retries, and loses nothing. */
+class RunnerOutageTest {
+
+  @TempDir Path dir;
+  private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
+
+  private static final Set<String> TOUCHING = Set.of("claim", "nextDue", "recordAll", "renew",
+      "get", "history", "versions", "counts");
+
+  /**
+   * {@code store}, going away at the first call of {@code armOn} once armed: then that call and
+   * the next calls that touch it fail, {@code failures} in all, as a server restarting would.
+   */
+  private static Store failing(Store store, String armOn, AtomicInteger failures,
+      AtomicInteger armed) {
+    return (Store) Proxy.newProxyInstance(Store.class.getClassLoader(),
+        new Class<?>[] {Store.class}, (proxy, method, args) -> {
+          if (armed.get() == 1 && method.getName().equals(armOn)) {
+            armed.set(2);
+          }
+          if (armed.get() == 2 && TOUCHING.contains(method.getName())
+              && failures.getAndDecrement() > 0) {
+            throw new StoreUnavailableException("cannot reach PostgreSQL at db:5432/fsm:"
+                + " connection refused");
+          }
+          try {
+            return method.invoke(store, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  private List<String> runThrough(String armOn, int failures) throws Exception {
+    InMemoryStore memory = new InMemoryStore();
+    AtomicInteger left = new AtomicInteger(failures);
+    AtomicInteger armed = new AtomicInteger();
+    Store store = failing(memory, armOn, left, armed);
+    MachineLibrary machines = new MachineLibrary(store, dir);
+    ActionRunner noop = (request, attempt) -> new ActionOutcome.Event("ok", null);
+    Runner runner = new Runner(store, machines, noop,
+        RunnerOptions.of(2, RunnerOptions.Mode.UNTIL_IDLE, "runner:test"),
+        Clock.systemUTC(), new RunListener() {
+          @Override
+          public void problem(String message) {
+            problems.add(message);
+          }
+        });
+    StoreOperations control = new StoreOperations(store, machines, Clock.systemUTC(),
+        "user:test", runner, false);
+    String yaml = """
+        machine: steps
+        states:
+          one: {run: builtin:noop, on: {ok: two}}
+          two: {run: builtin:noop, on: {ok: done}}
+          done: {final: completed}
+        """;
+    Path file = dir.resolve("steps.yaml");
+    Files.writeString(file, yaml);
+    List<NewTask> tasks = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      tasks.add(new NewTask(null, "{}", null));
+    }
+    List<String> ids = control.start(new MachineSource("steps", file, yaml), tasks).stream()
+        .map(Task::id).toList();
+    armed.set(1);
+    runner.run();
+    for (String id : ids) {
+      Task t = memory.get(id).orElseThrow();
+      assertThat(t.status()).as(id).isEqualTo(TaskStatus.COMPLETED);
+      assertThat(memory.history(id)).as("each step recorded once").hasSize(2);
+    }
+    memory.close();
+    return problems;
+  }
+
+  @Test
+  void claimsRideThroughAnOutageSayingSoOnceWhenItStartsAndOnceWhenItEnds() throws Exception {
+    List<String> said = runThrough("claim", 4);
+    assertThat(said).hasSize(2);
+    assertThat(said.get(0)).startsWith("store unavailable (claiming): cannot reach PostgreSQL")
+        .contains("retrying every 100 ms to 5.0 s, nothing recorded is lost");
+    assertThat(said.get(1)).startsWith("store reachable again after ");
+  }
+
+  @Test
+  void outcomesThatCouldNotBeRecordedAreRecordedOnceTheStoreIsBack() throws Exception {
+    List<String> said = runThrough("recordAll", 3);
+    assertThat(said).hasSize(2);
+    assertThat(said.get(0)).startsWith("store unavailable (recording outcomes): ");
+    assertThat(said.get(1)).startsWith("store reachable again after ");
+  }
+
+  @Test
+  void backoffDoublesUpToItsLongestWait() {
+    Duration w = StoreOutage.FIRST_WAIT;
+    List<Long> waits = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      waits.add(w.toMillis());
+      w = StoreOutage.longer(w);
+    }
+    assertThat(waits).containsExactly(100L, 200L, 400L, 800L, 1600L, 3200L, 5000L, 5000L);
+  }
+}
