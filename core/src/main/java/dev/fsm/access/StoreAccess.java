@@ -14,7 +14,6 @@ import dev.fsm.store.StoreLocation;
 import dev.fsm.store.StoreOpenOptions;
 import dev.fsm.store.StorePurpose;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -114,7 +113,7 @@ public final class StoreAccess {
   private static Operations local(Located at, StorePurpose purpose, StoreOpenOptions options,
       Path machines) {
     Store store = at.kind().open(at.location(), purpose, options);
-    return new StoreOperations(store, new MachineLibrary(store, machines), Clock.systemUTC(),
+    return new StoreOperations(store, new MachineLibrary(store, machines), store.clock(),
         StoreOperations.localOperator(), OperatorListener.NONE, true);
   }
 

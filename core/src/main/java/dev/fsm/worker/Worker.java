@@ -116,7 +116,7 @@ public final class Worker implements AutoCloseable {
     private UnaryOperator<ActionRunner> actionsAround = UnaryOperator.identity();
     private RunnerOptions runnerOptions;
     private RunListener listener = RunListener.NONE;
-    private Clock clock = Clock.systemUTC();
+    private Clock clock;
     private String operator = StoreOperations.localOperator();
     private Ownership ownership = Ownership.SHARED;
     private Path socketFolder;
@@ -124,6 +124,7 @@ public final class Worker implements AutoCloseable {
 
     private Builder(Store store) {
       this.store = Objects.requireNonNull(store, "store");
+      this.clock = store.clock();
     }
 
     /** The folder of machine files (default: the working folder). */
@@ -160,7 +161,7 @@ public final class Worker implements AutoCloseable {
       return this;
     }
 
-    /** The clock of the runner and operator service (default: UTC system clock). */
+    /** The clock of the runner and operator service (default: the store's). */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
