@@ -1,6 +1,7 @@
 package dev.fsm.store;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * A kind of store (embedded, PostgreSQL...): which locations it serves, how it opens, and who may
@@ -34,6 +35,15 @@ public interface StoreKind {
    * @throws StoreDamagedException when its durable record is damaged
    */
   Store open(StoreLocation location, StorePurpose purpose, StoreOpenOptions options);
+
+  /**
+   * What {@code fsm store check} reports for a kind that has no journal of its own to check its
+   * tables against (a database: schema version, vacuum health); empty for kinds checked
+   * otherwise.
+   */
+  default Optional<StoreHealth> health(StoreLocation location) {
+    return Optional.empty();
+  }
 
   /**
    * For an {@link Ownership#OWNER_WITH_SOCKET} kind: the folder beside which the owner serves

@@ -1,29 +1,44 @@
 package dev.fsm.cli.verb.store;
 
+import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
+import dev.fsm.store.StoreHealth;
+import dev.fsm.store.StorePurpose;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.StoreCheck;
-import dev.fsm.store.embedded.check.StoreCheckReport;
 import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
+import dev.fsm.store.embedded.check.StoreCheckReport;
 import dev.fsm.store.embedded.recovery.OpenReport;
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code fsm store check}: verifies the embedded store's index against its journal. */
+/**
+ * {@code fsm store check}: verifies an embedded store's index against its journal, or reports a
+ * database store's schema version and health.
+ */
 @Command(
     name = "check",
     mixinStandardHelpOptions = true,
-    header = "Verify the embedded store's index against its journal.",
+    header = "Verify a store: an embedded store's index, a PostgreSQL store's health.",
     description = {
-      "Opens the store (rebuilding an index that was not closed cleanly), rebuilds a second index"
-          + " from the journal beside it and compares the two entry by entry.",
-      "Exits 0 when they match, 1 when they differ or the journal cannot be read to its end."
+      "Embedded store: opens it (rebuilding an index that was not closed cleanly), rebuilds a"
+          + " second index from the journal beside it and compares the two entry by entry."
+          + " Exits 0 when they match, 1 when they differ or the journal cannot be read to its"
+          + " end.",
+      "PostgreSQL store: reports the schema version, the server, tasks and history rows, dead"
+          + " rows awaiting vacuum and the oldest open transaction. Exits 0 when healthy, 1 with"
+          + " one line per problem saying what to do.",
+      "",
+      "Examples:",
+      "  fsm store check",
+      "  fsm store check --store postgresql://fsm@db1/fsm --output json"
     })
 public final class Check implements Callable<Integer> {
 
@@ -34,6 +49,12 @@ public final class Check implements Callable<Integer> {
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    StoreAccess.Located at = StoreAccess.standard().locate(global.store(), StorePurpose.CHECK,
+        "fsm store check", false);
+    Optional<StoreHealth> health = at.kind().health(at.location());
+    if (health.isPresent()) {
+      return HealthText.print(health.get(), global.json(), out, err);
+    }
     EmbeddedStore opened = StoreFolder.open(global, "check",
         options -> options.progress(StoreFolder.progress(err, "rebuilding index")));
     OpenReport open = opened.openReport();

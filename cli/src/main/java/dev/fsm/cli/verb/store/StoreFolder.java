@@ -41,9 +41,9 @@ final class StoreFolder {
     if (at.kind() instanceof EmbeddedStoreKind kind) {
       return kind;
     }
-    throw new FsmException("`fsm store " + verb + "` is not supported yet for " + at.kind().name()
-        + " stores (" + at.location().text() + "); it works on an embedded store folder, named"
-        + " with --store PATH");
+    throw new FsmException("`fsm store " + verb + "` is for embedded store folders; a "
+        + at.kind().name() + " store (" + at.location().text() + ") keeps no journal to rebuild"
+        + " or salvage from: its own server's backups are how to restore it");
   }
 
   /** A rebuild's progress, as a line redrawn on stderr when it is a terminal. */
