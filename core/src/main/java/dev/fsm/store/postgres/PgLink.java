@@ -1,0 +1,145 @@
+package dev.fsm.store.postgres;
+
+import dev.fsm.FsmException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One connection to the server behind its own lock, for one role of the store (claims and
+ * records, renewals, everything else), so threads of one role queue while the others go on.
+ * Every call is one transaction; a connection that broke is dropped and the next call connects
+ * again.
+ */
+final class PgLink implements AutoCloseable {
+
+  /** Seconds to connect before giving up: an unreachable host is an error within seconds. */
+  static final int CONNECT_SECONDS = 5;
+  /** A statement running longer is cancelled, so a stuck server cannot hang a verb forever. */
+  static final String STATEMENT_TIMEOUT = "60s";
+  /** fsm never idles in a transaction; this bounds the damage (bloat) if a bug ever does. */
+  static final String IDLE_TIMEOUT = "60s";
+
+  private static final int ATTEMPTS = 4;
+
+  /** What a call does on the connection, inside its transaction. */
+  @FunctionalInterface
+  interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  private final PgUrl url;
+  private final ReentrantLock lock = new ReentrantLock();
+  private Connection connection;
+  private boolean closed;
+
+  PgLink(PgUrl url) {
+    this.url = url;
+  }
+
+  /**
+   * Runs {@code work} in one transaction and commits it; a deadlock or serialization failure is
+   * tried again, a SQL error becomes a one-line {@link FsmException}, and any other exception
+   * {@code work} throws rolls back and reaches the caller as it is.
+   *
+   * @param what what the call does, for messages ("claim tasks")
+   */
+  <T> T transaction(String what, Work<T> work) {
+    lock.lock();
+    try {
+      for (int attempt = 1; ; attempt++) {
+        Connection c = connection();
+        try {
+          T result = work.run(c);
+          c.commit();
+          return result;
+        } catch (SQLException e) {
+          rollback(c);
+          if (PgErrors.broken(e)) {
+            drop();
+          } else if (PgErrors.retryable(e) && attempt < ATTEMPTS) {
+            continue;
+          }
+          throw PgErrors.during(url, what, e);
+        } catch (RuntimeException | Error e) {
+          rollback(c);
+          throw e;
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Opens a connection with fsm's session settings, in manual commit mode. */
+  static Connection connect(PgUrl url) {
+    try {
+      Connection c = DriverManager.getConnection(url.jdbcUrl(), url.properties(CONNECT_SECONDS));
+      try (Statement s = c.createStatement()) {
+        s.execute("SET statement_timeout = '" + STATEMENT_TIMEOUT + "';"
+            + " SET idle_in_transaction_session_timeout = '" + IDLE_TIMEOUT + "';"
+            + " SET lock_timeout = '" + STATEMENT_TIMEOUT + "'");
+      }
+      c.setAutoCommit(false);
+      return c;
+    } catch (SQLException e) {
+      throw PgErrors.connecting(url, e);
+    }
+  }
+
+  /** Closes the connection; a later call is refused. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closed = true;
+      drop();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The server process of the current connection, or 0 when none is open (for tests). */
+  int backendPid() {
+    lock.lock();
+    try {
+      return connection == null ? 0
+          : connection.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+    } catch (SQLException e) {
+      return 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Connection connection() {
+    if (closed) {
+      throw new IllegalStateException("the store is closed");
+    }
+    if (connection == null) {
+      connection = connect(url);
+    }
+    return connection;
+  }
+
+  private void drop() {
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        // Closing a broken connection may fail; it is gone either way.
+      }
+      connection = null;
+    }
+  }
+
+  private static void rollback(Connection c) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      // A broken connection cannot roll back; the server does when the session ends.
+    }
+  }
+}
