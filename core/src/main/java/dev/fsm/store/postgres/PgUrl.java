@@ -1,6 +1,7 @@
 package dev.fsm.store.postgres;
 
 import dev.fsm.UsageException;
+import dev.fsm.store.StoreLocation;
 import java.io.ByteArrayOutputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -185,8 +186,7 @@ public record PgUrl(String host, int port, String database, String user, String 
 
   /** A text with the password masked, for a message: never print a password. */
   public static String masked(String text) {
-    return text.replaceFirst("^(postgres(?:ql)?://[^@/?]*?:)[^@/?]*@", "$1***@")
-        .replaceAll("([?&]password=)[^&]*", "$1***");
+    return StoreLocation.Database.masked(text);
   }
 
   @Override
