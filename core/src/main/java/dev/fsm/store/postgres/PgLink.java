@@ -32,7 +32,7 @@ final class PgLink implements AutoCloseable {
 
   private final PgUrl url;
   private final ReentrantLock lock = new ReentrantLock();
-  private Connection connection;
+  private volatile Connection connection;
   private boolean closed;
 
   PgLink(PgUrl url) {
@@ -41,7 +41,7 @@ final class PgLink implements AutoCloseable {
 
   /**
    * Runs {@code work} in one transaction and commits it; a deadlock or serialization failure is
-   * tried again, a SQL error becomes a one-line {@link FsmException}, and any other exception
+   * tried again, as is a call on a connection that broke before the commit (on a new one), a SQL error becomes a one-line {@link FsmException}, and any other exception
    * {@code work} throws rolls back and reaches the caller as it is.
    *
    * @param what what the call does, for messages ("claim tasks")
@@ -50,15 +50,24 @@ final class PgLink implements AutoCloseable {
     lock.lock();
     try {
       for (int attempt = 1; ; attempt++) {
+        boolean fresh = connection == null;
         Connection c = connection();
+        boolean committing = false;
         try {
           T result = work.run(c);
+          committing = true;
           c.commit();
           return result;
         } catch (SQLException e) {
           rollback(c);
           if (PgErrors.broken(e)) {
             drop();
+            // A connection that broke while idle (a server restart, a killed backend) rolled
+            // back everything: once more on a new one. A failed commit may have committed, so
+            // it is reported instead.
+            if (!fresh && !committing && attempt < ATTEMPTS) {
+              continue;
+            }
           } else if (PgErrors.retryable(e) && attempt < ATTEMPTS) {
             continue;
           }
@@ -101,16 +110,16 @@ final class PgLink implements AutoCloseable {
     }
   }
 
-  /** The server process of the current connection, or 0 when none is open (for tests). */
+  /**
+   * The server process of the current connection, or 0 when none is open (for tests that cut
+   * it); read without the lock, so it answers while a call runs.
+   */
   int backendPid() {
-    lock.lock();
+    Connection c = connection;
     try {
-      return connection == null ? 0
-          : connection.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+      return c == null ? 0 : c.unwrap(org.postgresql.PGConnection.class).getBackendPID();
     } catch (SQLException e) {
       return 0;
-    } finally {
-      lock.unlock();
     }
   }
 
