@@ -176,6 +176,37 @@ class PgFailureTest {
     }
   }
 
+  @Test
+  void textPostgreSqlCannotKeepIsRefusedInOneLineAndChangesNothing() {
+    PgUrl url = PgUrl.parse(server.freshUrl());
+    try (PgStore store = PgStore.open(url, true)) {
+      store.create(List.of(PgStoreTest.runnable("t1", PgStoreTest.T0)));
+      assertThatThrownBy(() -> store.update("t1", t -> Commands.apply(t, Command.PAUSE,
+          new Commands.Request(null, "nul \u0000 here", "ann"), PgStoreTest.T0)))
+          .isExactlyInstanceOf(FsmException.class)
+          .hasMessageStartingWith("PostgreSQL at " + url.where() + " cannot store the text to"
+              + " update task `t1`: it contains a character PostgreSQL does not keep");
+      assertThat(store.history("t1")).isEmpty();
+    }
+  }
+
+  @Test
+  void aDatabaseNotKeepingUtf8IsRefused() {
+    assumeTrue(System.getenv("FSM_TEST_PG_URL") == null, "creates a database");
+    try {
+      server.execute("CREATE DATABASE fsm_ascii ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C'"
+          + " TEMPLATE template0");
+    } catch (IllegalStateException e) {
+      // Made by an earlier run in this server.
+    }
+    PgUrl base = PgUrl.parse(server.freshUrl());
+    PgUrl url = PgUrl.parse("postgresql://" + base.user() + "@" + base.host() + ":"
+        + base.port() + "/fsm_ascii");
+    assertThatThrownBy(() -> PgStore.open(url, true)).isExactlyInstanceOf(FsmException.class)
+        .hasMessage("database `fsm_ascii` at " + url.where() + " keeps text as SQL_ASCII; fsm"
+            + " needs a UTF8 database (createdb -E UTF8)");
+  }
+
   private void terminate(PgStore store) {
     for (int pid : store.backendPids()) {
       if (pid != 0) {

@@ -186,4 +186,38 @@ class PgStoreTest {
     b.recordAll("rb", List.of());
     assertThat(heard.poll(300, TimeUnit.MILLISECONDS)).as("claims never notify").isNull();
   }
+
+  @Test
+  void theListenerConnectsAgainAfterItsConnectionIsCutAndSaysWorkMayHaveArrived()
+      throws Exception {
+    a.create(List.of(runnable("t1", T0)));
+    BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+    a.listen(new StoreEvents() {
+      @Override
+      public void taskChanged(String id, String event) {
+        heard.add(id + " " + event);
+      }
+
+      @Override
+      public void workArrived() {
+        heard.add("work");
+      }
+    });
+    awaitListening(a);
+    TestPostgres.server().execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        + " WHERE query = 'LISTEN \"" + PgTables.of(url.schema()).channel() + "\"'");
+    assertThat(heard.poll(20, TimeUnit.SECONDS)).as("told after reconnecting").isEqualTo("work");
+    awaitListening(a);
+    b.update("t1", t -> Commands.apply(t, Command.KILL, new Commands.Request(null, "", "ann"),
+        T0));
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("t1 kill");
+  }
+
+  private static void awaitListening(PgStore store) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!store.listening() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(store.listening()).isTrue();
+  }
 }
