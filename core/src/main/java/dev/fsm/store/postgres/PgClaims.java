@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,8 +23,8 @@ import java.util.TreeSet;
 /**
  * Claims, renewals and the next due time over SQL. A claim locks the first due rows with
  * {@code FOR UPDATE SKIP LOCKED} (in a materialized CTE, so it never locks more than it takes)
- * and leases them in the same statement; its commit need not wait for the disk, as a lost claim
- * only makes a task claimable again.
+ * and leases them in the same statement. Claims and renewals run on connections whose commits
+ * need not wait for the disk, as a lost claim only makes a task claimable again.
  */
 final class PgClaims {
 
@@ -40,7 +39,6 @@ final class PgClaims {
 
   List<Task> claim(Connection c, String owner, int max, Instant now, Duration lease,
       ClaimLimits limits) throws SQLException {
-    asynchronousCommit(c);
     Instant at = PgRows.micros(now);
     settleEndedLeases(c, at);
     if (max <= 0) {
@@ -51,8 +49,14 @@ final class PgClaims {
     boolean positiveCaps = limits.machines().values().stream().anyMatch(n -> n > 0)
         || limits.states().values().stream()
             .anyMatch(s -> s.values().stream().anyMatch(n -> n > 0));
-    return positiveCaps ? walk(c, max, at, granted, limits, blocked)
-        : claimFirst(c, max, at, granted, blocked);
+    if (!positiveCaps) {
+      return claimFirst(c, max, at, granted, blocked);
+    }
+    // The walk's row locks must hold until its update: one transaction.
+    c.setAutoCommit(false);
+    List<Task> taken = walk(c, max, at, granted, limits, blocked);
+    c.commit();
+    return taken;
   }
 
   /** Renews {@code owner}'s leases; returns the ids it no longer holds. */
@@ -61,7 +65,6 @@ final class PgClaims {
     if (ids.isEmpty()) {
       return Set.of();
     }
-    asynchronousCommit(c);
     // Locked in id order first, as records lock them, so the two never deadlock.
     String sql = "WITH r AS MATERIALIZED (SELECT id FROM " + tables.task()
         + " WHERE id = ANY(?) AND lease_owner = ? ORDER BY id FOR UPDATE)"
@@ -203,12 +206,6 @@ final class PgClaims {
       s.executeUpdate();
     }
     return taken.stream().map(t -> t.withLease(granted)).toList();
-  }
-
-  private static void asynchronousCommit(Connection c) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute("SET LOCAL synchronous_commit = off");
-    }
   }
 
   /** Machines, and states of machines, a claim may take nothing of: left out in SQL. */

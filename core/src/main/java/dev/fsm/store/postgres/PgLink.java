@@ -35,18 +35,42 @@ final class PgLink implements AutoCloseable {
   private volatile Connection connection;
   private boolean closed;
 
+  private final boolean asynchronous;
+
+  /** A link whose commits wait for the disk. */
   PgLink(PgUrl url) {
+    this(url, false);
+  }
+
+  /** A link whose commits wait for the disk unless {@code asynchronous}. */
+  PgLink(PgUrl url, boolean asynchronous) {
     this.url = url;
+    this.asynchronous = asynchronous;
   }
 
   /**
    * Runs {@code work} in one transaction and commits it; a deadlock or serialization failure is
-   * tried again, as is a call on a connection that broke before the commit (on a new one), a SQL error becomes a one-line {@link FsmException}, and any other exception
-   * {@code work} throws rolls back and reaches the caller as it is.
+   * tried again, as is a call on a connection that broke before the commit (on a new one). A
+   * SQL error becomes a one-line {@link FsmException}; any other exception {@code work} throws
+   * rolls back and reaches the caller as it is.
    *
    * @param what what the call does, for messages ("claim tasks")
    */
   <T> T transaction(String what, Work<T> work) {
+    return call(what, work, false);
+  }
+
+  /**
+   * Runs {@code work}, whose statements each commit by themselves: one round trip fewer than a
+   * transaction, for reads and for single statements that may safely run again when a broken
+   * connection leaves their outcome unknown (a claim or renewal lost that way only lets its
+   * tasks be claimed again at the lease's end).
+   */
+  <T> T statements(String what, Work<T> work) {
+    return call(what, work, true);
+  }
+
+  private <T> T call(String what, Work<T> work, boolean autocommit) {
     lock.lock();
     try {
       for (int attempt = 1; ; attempt++) {
@@ -54,9 +78,16 @@ final class PgLink implements AutoCloseable {
         Connection c = connection();
         boolean committing = false;
         try {
+          if (autocommit) {
+            c.setAutoCommit(true);
+          }
           T result = work.run(c);
-          committing = true;
-          c.commit();
+          if (autocommit) {
+            c.setAutoCommit(false);
+          } else {
+            committing = true;
+            c.commit();
+          }
           return result;
         } catch (SQLException e) {
           rollback(c);
@@ -84,12 +115,21 @@ final class PgLink implements AutoCloseable {
 
   /** Opens a connection with fsm's session settings, in manual commit mode. */
   static Connection connect(PgUrl url) {
+    return connect(url, false);
+  }
+
+  /**
+   * As {@link #connect(PgUrl)}; an {@code asynchronous} connection's commits do not wait for
+   * the disk (claims and renewals: losing one in a crash only lets its tasks be claimed again).
+   */
+  static Connection connect(PgUrl url, boolean asynchronous) {
     try {
       Connection c = DriverManager.getConnection(url.jdbcUrl(), url.properties(CONNECT_SECONDS));
       try (Statement s = c.createStatement()) {
         s.execute("SET statement_timeout = '" + STATEMENT_TIMEOUT + "';"
             + " SET idle_in_transaction_session_timeout = '" + IDLE_TIMEOUT + "';"
-            + " SET lock_timeout = '" + STATEMENT_TIMEOUT + "'");
+            + " SET lock_timeout = '" + STATEMENT_TIMEOUT + "'"
+            + (asynchronous ? "; SET synchronous_commit = off" : ""));
       }
       c.setAutoCommit(false);
       return c;
@@ -128,7 +168,7 @@ final class PgLink implements AutoCloseable {
       throw new IllegalStateException("the store is closed");
     }
     if (connection == null) {
-      connection = connect(url);
+      connection = connect(url, asynchronous);
     }
     return connection;
   }
@@ -146,6 +186,10 @@ final class PgLink implements AutoCloseable {
 
   private static void rollback(Connection c) {
     try {
+      if (c.getAutoCommit()) {
+        c.setAutoCommit(false);
+        return;
+      }
       c.rollback();
     } catch (SQLException e) {
       // A broken connection cannot roll back; the server does when the session ends.

@@ -42,6 +42,7 @@ public final class PgStore implements Store {
 
   private final PgUrl url;
   private final PgLink run;
+  private final PgLink records;
   private final PgLink renewals;
   private final PgLink ops;
   private final PgClaims claims;
@@ -55,8 +56,9 @@ public final class PgStore implements Store {
   private PgStore(PgUrl url, PgLink ops, Duration offset) {
     this.url = url;
     this.ops = ops;
-    this.run = new PgLink(url);
-    this.renewals = new PgLink(url);
+    this.run = new PgLink(url, true);
+    this.records = new PgLink(url);
+    this.renewals = new PgLink(url, true);
     PgTables tables = PgTables.of(url.schema());
     String origin = UUID.randomUUID().toString();
     this.claims = new PgClaims(tables);
@@ -119,18 +121,18 @@ public final class PgStore implements Store {
   @Override
   public List<Task> claim(String owner, int max, Instant now, Duration lease,
       ClaimLimits limits) {
-    return run.transaction("claim tasks",
+    return run.statements("claim tasks",
         c -> claims.claim(c, owner, max, now, lease, limits));
   }
 
   @Override
   public Set<String> renew(String owner, Collection<String> ids, Instant until) {
-    return renewals.transaction("renew leases", c -> claims.renew(c, owner, ids, until));
+    return renewals.statements("renew leases", c -> claims.renew(c, owner, ids, until));
   }
 
   @Override
   public void record(String owner, Change change) {
-    Map<String, Boolean> lost = run.transaction("record a step",
+    Map<String, Boolean> lost = records.transaction("record a step",
         c -> writes.record(c, owner, List.of(change)));
     String id = change.next().id();
     if (lost.containsKey(id)) {
@@ -146,7 +148,7 @@ public final class PgStore implements Store {
     if (changes.isEmpty()) {
       return Set.of();
     }
-    Map<String, Boolean> lost = run.transaction("record steps",
+    Map<String, Boolean> lost = records.transaction("record steps",
         c -> writes.record(c, owner, changes));
     Set<String> ids = new LinkedHashSet<>();
     for (Change ch : changes) {
@@ -164,22 +166,22 @@ public final class PgStore implements Store {
 
   @Override
   public Optional<Task> get(String id) {
-    return ops.transaction("read a task", c -> reads.get(c, id));
+    return ops.statements("read a task", c -> reads.get(c, id));
   }
 
   @Override
   public List<Transition> history(String id) {
-    return ops.transaction("read a history", c -> reads.history(c, id));
+    return ops.statements("read a history", c -> reads.history(c, id));
   }
 
   @Override
   public List<Task> list(TaskQuery query) {
-    return ops.transaction("list tasks", c -> reads.list(c, query, false));
+    return ops.statements("list tasks", c -> reads.list(c, query, false));
   }
 
   @Override
   public List<String> idsStartingWith(String prefix, int limit) {
-    return ops.transaction("complete ids", c -> reads.idsStartingWith(c, prefix, limit));
+    return ops.statements("complete ids", c -> reads.idsStartingWith(c, prefix, limit));
   }
 
   @Override
@@ -189,12 +191,12 @@ public final class PgStore implements Store {
 
   @Override
   public Optional<Instant> nextDue(ClaimLimits limits) {
-    return run.transaction("find the next due time", c -> claims.nextDue(c, limits));
+    return run.statements("find the next due time", c -> claims.nextDue(c, limits));
   }
 
   @Override
   public List<TaskCount> counts() {
-    return ops.transaction("count tasks", reads::counts);
+    return ops.statements("count tasks", reads::counts);
   }
 
   @Override
@@ -205,12 +207,12 @@ public final class PgStore implements Store {
 
   @Override
   public List<MachineVersion> versions(String machine) {
-    return ops.transaction("read machine versions", c -> versions.versions(c, machine));
+    return ops.statements("read machine versions", c -> versions.versions(c, machine));
   }
 
   @Override
   public List<MachineVersion> allVersions() {
-    return ops.transaction("read machine versions", versions::allVersions);
+    return ops.statements("read machine versions", versions::allVersions);
   }
 
   @Override
@@ -235,13 +237,15 @@ public final class PgStore implements Store {
 
   /** The server processes of the store's open connections, for tests that cut them. */
   List<Integer> backendPids() {
-    return List.of(run.backendPid(), renewals.backendPid(), ops.backendPid());
+    return List.of(run.backendPid(), records.backendPid(), renewals.backendPid(),
+        ops.backendPid());
   }
 
   @Override
   public void close() {
     listener.close();
     run.close();
+    records.close();
     renewals.close();
     ops.close();
   }
