@@ -20,9 +20,16 @@ public sealed interface StoreLocation {
 
   /** A store in a database server, named by its URL. */
   record Database(String url) implements StoreLocation {
+    /** The URL with its password masked: messages never show a password. */
     @Override
     public String text() {
-      return url;
+      return masked(url);
+    }
+
+    /** {@code text} with the password of a database URL, in its user part or query, masked. */
+    public static String masked(String text) {
+      return text.replaceFirst("^(postgres(?:ql)?://[^@/?]*?:)[^@/?]*@", "$1***@")
+          .replaceAll("([?&]password=)[^&]*", "$1***");
     }
   }
 

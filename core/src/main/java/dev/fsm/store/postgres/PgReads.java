@@ -1,0 +1,165 @@
+package dev.fsm.store.postgres;
+
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskNotFoundException;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/** The reads of tasks: by id, pages of a query, histories, id completion and counts. */
+final class PgReads {
+
+  private static final Comparator<TaskCount> COUNT_ORDER = Comparator
+      .comparing(TaskCount::machine).thenComparing(TaskCount::state)
+      .thenComparing(TaskCount::status);
+
+  private final PgTables tables;
+
+  PgReads(PgTables tables) {
+    this.tables = tables;
+  }
+
+  Optional<Task> get(Connection c, String id) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT " + PgRows.TASK_COLUMNS + " FROM "
+        + tables.task() + " WHERE id = ?")) {
+      s.setString(1, id);
+      try (ResultSet r = s.executeQuery()) {
+        return r.next() ? Optional.of(PgRows.task(r)) : Optional.empty();
+      }
+    }
+  }
+
+  List<Transition> history(Connection c, String id) throws SQLException {
+    List<Transition> entries = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT " + PgRows.TRANSITION_COLUMNS
+        + " FROM " + tables.transition() + " WHERE task_id = ? ORDER BY seq")) {
+      s.setString(1, id);
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          entries.add(PgRows.transition(r));
+        }
+      }
+    }
+    if (entries.isEmpty() && get(c, id).isEmpty()) {
+      throw new TaskNotFoundException(id);
+    }
+    return entries;
+  }
+
+  /** A page of {@code query}; {@code lock} appends FOR UPDATE (a purge's batch). */
+  List<Task> list(Connection c, TaskQuery query, boolean lock) throws SQLException {
+    List<String> where = new ArrayList<>();
+    List<Object> args = new ArrayList<>();
+    query.machine().ifPresent(m -> {
+      where.add("machine = ?");
+      args.add(m);
+    });
+    query.state().ifPresent(st -> {
+      where.add("state = ?");
+      args.add(st);
+    });
+    if (!query.statuses().isEmpty()) {
+      where.add("status = ANY(?)");
+      args.add(c.createArrayOf("text",
+          query.storedStatuses().stream().map(TaskStatus::word).toArray()));
+    }
+    String key = switch (query.sort()) {
+      case ID -> null;
+      case CREATED -> "created";
+      case UPDATED -> "GREATEST(state_entered, last_attempt)";
+    };
+    String cmp = query.descending() ? "<" : ">";
+    String dir = query.descending() ? " DESC" : "";
+    if (query.afterId().isPresent()) {
+      if (key == null) {
+        where.add("id " + cmp + " ?");
+      } else {
+        // No cursor row: the subquery gives NULL and the page is empty, as the contract says.
+        where.add("(" + key + ", id) " + cmp + " (SELECT " + key + ", id FROM " + tables.task()
+            + " WHERE id = ?)");
+      }
+      args.add(query.afterId().get());
+    }
+    String sql = "SELECT " + PgRows.TASK_COLUMNS + " FROM " + tables.task()
+        + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
+        + " ORDER BY " + (key == null ? "" : key + dir + ", ") + "id" + dir
+        + " LIMIT " + query.limit() + (lock ? " FOR UPDATE" : "");
+    List<Task> page = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.size(); i++) {
+        s.setObject(i + 1, args.get(i));
+      }
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          page.add(PgRows.task(r));
+        }
+      }
+    }
+    return page;
+  }
+
+  List<String> idsStartingWith(Connection c, String prefix, int limit) throws SQLException {
+    if (limit <= 0) {
+      return List.of();
+    }
+    Optional<String> end = successor(prefix);
+    List<String> ids = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT id FROM " + tables.task()
+        + " WHERE id >= ?" + (end.isPresent() ? " AND id < ?" : "") + " ORDER BY id LIMIT ?")) {
+      s.setString(1, prefix);
+      int i = 2;
+      if (end.isPresent()) {
+        s.setString(i++, end.get());
+      }
+      s.setInt(i, limit);
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          ids.add(r.getString(1));
+        }
+      }
+    }
+    return ids;
+  }
+
+  List<TaskCount> counts(Connection c) throws SQLException {
+    List<TaskCount> counts = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT machine, state, status, count(*) FROM "
+        + tables.task() + " GROUP BY machine, state, status");
+        ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        counts.add(new TaskCount(r.getString(1), r.getString(2), PgRows.status(r.getString(3)),
+            r.getLong(4)));
+      }
+    }
+    counts.sort(COUNT_ORDER);
+    return counts;
+  }
+
+  /**
+   * The first string after every string starting with {@code prefix} in code point order (what
+   * COLLATE "C" keeps), so the prefix is one index range; empty when there is none.
+   */
+  static Optional<String> successor(String prefix) {
+    int[] points = prefix.codePoints().toArray();
+    for (int i = points.length - 1; i >= 0; i--) {
+      int next = points[i] + 1;
+      if (next >= Character.MIN_SURROGATE && next <= Character.MAX_SURROGATE) {
+        next = Character.MAX_SURROGATE + 1;
+      }
+      if (next <= Character.MAX_CODE_POINT) {
+        points[i] = next;
+        return Optional.of(new String(points, 0, i + 1));
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,118 @@
+package dev.fsm.store.postgres;
+
+import dev.fsm.FsmException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * fsm's tables in the store's schema, versioned: plain SQL files {@code V1.sql}, {@code
+ * V2.sql}… beside this class, each applied once, in order, by the creating verbs under an
+ * advisory lock and recorded in {@code fsm_schema}. Additive only, so an older fsm keeps
+ * working on a newer schema during a rolling deploy, while a schema newer than any version this
+ * fsm knows is refused.
+ */
+final class PgSchema {
+
+  /** The newest schema version this fsm knows. */
+  static final int NEWEST = 2;
+
+  private PgSchema() {}
+
+  /** The schema as a quoted identifier (the URL allows only plain names). */
+  static String quoted(String schema) {
+    return '"' + schema + '"';
+  }
+
+  /** The schema's version: 0 when it holds no fsm store. */
+  static int version(Connection c, String schema) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+      s.setString(1, quoted(schema) + ".fsm_schema");
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        if (!r.getBoolean(1)) {
+          return 0;
+        }
+      }
+    }
+    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
+        "SELECT coalesce(max(version), 0) FROM " + quoted(schema) + ".fsm_schema")) {
+      r.next();
+      return r.getInt(1);
+    }
+  }
+
+  /**
+   * Brings the schema to the newest version in the caller's transaction, creating it when
+   * missing; another process doing the same waits on the lock and then finds nothing to do.
+   */
+  static void migrate(Connection c, PgUrl url) throws SQLException {
+    String schema = url.schema();
+    try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+      s.setString(1, "fsm.migrate:" + schema);
+      s.execute();
+    }
+    boolean present;
+    try (PreparedStatement s = c.prepareStatement(
+        "SELECT 1 FROM pg_namespace WHERE nspname = ?")) {
+      s.setString(1, schema);
+      try (ResultSet r = s.executeQuery()) {
+        present = r.next();
+      }
+    }
+    try (Statement s = c.createStatement()) {
+      if (!present) {
+        s.execute("CREATE SCHEMA " + quoted(schema));
+      }
+      s.execute("CREATE TABLE IF NOT EXISTS " + quoted(schema) + ".fsm_schema (version int"
+          + " PRIMARY KEY, applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+    }
+    int version = version(c, schema);
+    refuseNewer(version, url);
+    for (int v = version + 1; v <= NEWEST; v++) {
+      apply(c, schema, v);
+    }
+  }
+
+  /** Applies version {@code v}'s file alone, in the caller's transaction (tests start old). */
+  static void apply(Connection c, String schema, int v) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(file(v).replace("${schema}", quoted(schema)));
+      s.execute("INSERT INTO " + quoted(schema) + ".fsm_schema (version) VALUES (" + v + ")");
+    }
+  }
+
+  /** Refuses a schema that a newer fsm made. */
+  static void refuseNewer(int version, PgUrl url) {
+    if (version > NEWEST) {
+      throw new FsmException("schema `" + url.schema() + "` of PostgreSQL at " + url.where()
+          + " has fsm schema version " + version + ", newer than this fsm knows (" + NEWEST
+          + "); upgrade fsm");
+    }
+  }
+
+  /** The refusal of a verb that does not create stores, when the schema holds none. */
+  static FsmException missing(PgUrl url) {
+    return new FsmException("no fsm store in schema `" + url.schema() + "` of database `"
+        + url.database() + "` at " + url.host() + ":" + url.port() + "; `fsm start` or `fsm"
+        + " run` create it, or name another with ?schema=NAME in --store or $FSM_STORE");
+  }
+
+  private static String file(int v) {
+    String name = "V" + v + ".sql";
+    try (InputStream in = PgSchema.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("fsm's jar lacks its schema file " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read fsm's schema file " + name, e);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package dev.fsm.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fsm.FsmException;
+import dev.fsm.store.MachineVersion;
+import dev.fsm.store.StoreLocation;
+import dev.fsm.store.StorePurpose;
+import dev.fsm.task.Task;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The schema: created by the creating verbs only, migrated in place, newer ones refused. */
+class PgSchemaTest {
+
+  private final TestPostgres server = TestPostgres.server();
+
+  @Test
+  void aVersionOneStoreMigratesToTheNewestKeepingItsData() throws Exception {
+    String schema = server.freshSchema();
+    PgUrl url = PgUrl.parse(server.url(schema));
+    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA \"" + schema + "\"");
+      s.execute("CREATE TABLE \"" + schema + "\".fsm_schema (version int PRIMARY KEY,"
+          + " applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+      PgSchema.apply(c, schema, 1);
+    }
+    Task t = PgStoreTest.runnable("old", PgStoreTest.T0);
+    MachineVersion v;
+    try (PgStore old = PgStore.open(url, false)) {
+      old.create(List.of(t));
+      v = old.register("order", "name: order\n", PgStoreTest.T0);
+    }
+    try (PgStore store = PgStore.open(url, true)) {
+      assertThat(store.get("old")).contains(t);
+      assertThat(store.versions("order")).containsExactly(v);
+      assertThat(store.claim("r", 1, PgStoreTest.T0, java.time.Duration.ofSeconds(5)))
+          .extracting(Task::id).containsExactly("old");
+    }
+    assertThat(versions(schema)).containsExactly(1, 2);
+    try (Connection c = server.connect(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT count(*) FROM \"" + schema + "\".runner")) {
+      assertThat(r.next()).isTrue();
+    }
+    PgStore.open(url, true).close();
+    assertThat(versions(schema)).as("nothing applied twice").containsExactly(1, 2);
+  }
+
+  @Test
+  void aSchemaNewerThanThisFsmKnowsIsRefusedInOneLine() {
+    String schema = server.freshSchema();
+    PgUrl url = PgUrl.parse(server.url(schema));
+    PgStore.open(url, true).close();
+    server.execute("INSERT INTO \"" + schema + "\".fsm_schema (version) VALUES (999)");
+    String expected = "schema `" + schema + "` of PostgreSQL at " + url.where() + " has fsm"
+        + " schema version 999, newer than this fsm knows (" + PgSchema.NEWEST + "); upgrade fsm";
+    assertThatThrownBy(() -> PgStore.open(url, false)).isExactlyInstanceOf(FsmException.class)
+        .hasMessage(expected);
+    assertThatThrownBy(() -> PgStore.open(url, true)).hasMessage(expected);
+  }
+
+  @Test
+  void onlyTheCreatingVerbsCreateTheSchema() {
+    String schema = server.freshSchema();
+    StoreLocation at = new StoreLocation.Database(server.url(schema));
+    PgUrl url = PgUrl.parse(server.url(schema));
+    String missing = "no fsm store in schema `" + schema + "` of database `" + url.database()
+        + "` at " + url.host() + ":" + url.port() + "; `fsm start` or `fsm run` create it, or"
+        + " name another with ?schema=NAME in --store or $FSM_STORE";
+    assertThat(PgStoreKind.INSTANCE.exists(at)).isFalse();
+    assertThatThrownBy(() -> PgStoreKind.INSTANCE.check(at, StorePurpose.READ, "fsm ls", false))
+        .isExactlyInstanceOf(FsmException.class).hasMessage(missing);
+    assertThatThrownBy(() -> PgStore.open(url, false)).hasMessage(missing);
+    assertThat(PgStoreKind.INSTANCE.exists(at)).as("refusing created nothing").isFalse();
+
+    PgStoreKind.INSTANCE.check(at, StorePurpose.RUN, "fsm run", true);
+    PgStoreKind.INSTANCE.open(at, StorePurpose.RUN,
+        dev.fsm.store.StoreOpenOptions.of("fsm run").create(true)).close();
+    assertThat(PgStoreKind.INSTANCE.exists(at)).isTrue();
+    PgStoreKind.INSTANCE.check(at, StorePurpose.READ, "fsm ls", false);
+  }
+
+  @Test
+  void twoProcessesCreatingOneSchemaAtOnceBothSucceed() throws Exception {
+    PgUrl url = PgUrl.parse(server.freshUrl());
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (int i = 0; i < 3; i++) {
+      Thread t = new Thread(() -> {
+        try {
+          PgStore.open(url, true).close();
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      });
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join(30_000);
+    }
+    assertThat(failures).isEmpty();
+    assertThat(versions(url.schema())).containsExactly(1, 2);
+  }
+
+  private List<Integer> versions(String schema) {
+    List<Integer> versions = new ArrayList<>();
+    try (Connection c = server.connect(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT version FROM \"" + schema
+            + "\".fsm_schema ORDER BY version")) {
+      while (r.next()) {
+        versions.add(r.getInt(1));
+      }
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return versions;
+  }
+}

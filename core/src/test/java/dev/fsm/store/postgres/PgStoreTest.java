@@ -1,0 +1,223 @@
+package dev.fsm.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fsm.store.LeaseLostException;
+import dev.fsm.store.StoreEvents;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Change;
+import dev.fsm.task.Command;
+import dev.fsm.task.Commands;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What only a store many processes open at once must do: two store instances on one schema
+ * stand for two processes (each has its own connections).
+ */
+class PgStoreTest {
+
+  static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+  private static final Duration LEASE = Duration.ofSeconds(30);
+
+  private PgUrl url;
+  private PgStore a;
+  private PgStore b;
+
+  @BeforeEach
+  void openTwo() {
+    url = PgUrl.parse(TestPostgres.server().freshUrl());
+    a = PgStore.open(url, true);
+    b = PgStore.open(url, false);
+  }
+
+  @AfterEach
+  void closeBoth() {
+    a.close();
+    b.close();
+  }
+
+  static Task runnable(String id, Instant due) {
+    return new Task(id, "order", "abc123abc123", "ship", TaskStatus.RUNNABLE, "{}", 0, List.of(),
+        T0, T0, null, due, null);
+  }
+
+  /** The change a runner records when the task's action ends it. */
+  static Change finished(Task t, Instant at, String by) {
+    Task next = new Task(t.id(), t.machine(), t.version(), "done", TaskStatus.COMPLETED,
+        t.context(), 0, t.errors(), t.created(), at, t.due(), null, null);
+    return new Change(next, new Transition(at, t.state(), "ok", "done", 5, 1, by, ""));
+  }
+
+  @Test
+  void twoInstancesRacingClaimsAndRecordsHandEachTaskToOneRunner() throws Exception {
+    int total = 400;
+    List<Task> tasks = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      tasks.add(runnable(String.format("race-%04d", i), T0.plusMillis(i)));
+    }
+    a.create(tasks);
+    Map<String, String> claimedBy = new ConcurrentHashMap<>();
+    AtomicInteger twice = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(6);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> done = new ArrayList<>();
+      for (int w = 0; w < 6; w++) {
+        PgStore store = w % 2 == 0 ? a : b;
+        String owner = (w % 2 == 0 ? "a" : "b") + w;
+        done.add(pool.submit(() -> {
+          start.await();
+          while (true) {
+            List<Task> got = store.claim(owner, 7, T0.plusSeconds(1), Duration.ofHours(1));
+            if (got.isEmpty()) {
+              return null;
+            }
+            List<Change> outcomes = new ArrayList<>();
+            for (Task t : got) {
+              if (claimedBy.putIfAbsent(t.id(), owner) != null) {
+                twice.incrementAndGet();
+              }
+              outcomes.add(finished(t, T0.plusSeconds(2), owner));
+            }
+            assertThat(store.recordAll(owner, outcomes)).isEmpty();
+          }
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : done) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(twice).hasValue(0);
+    assertThat(claimedBy).hasSize(total);
+    assertThat(Set.copyOf(claimedBy.values())).as("both instances took part").hasSizeGreaterThan(1);
+    assertThat(b.list(TaskQuery.all(total + 1))).hasSize(total)
+        .allMatch(t -> t.status() == TaskStatus.COMPLETED);
+    for (String id : List.of("race-0000", "race-0199", "race-0399")) {
+      assertThat(a.history(id)).extracting(Transition::by).containsExactly(claimedBy.get(id));
+    }
+  }
+
+  @Test
+  void aRunnerWhoseLeaseAnotherInstanceTookCannotRecord() {
+    a.create(List.of(runnable("t1", T0)));
+    Task mine = a.claim("ra", 1, T0, LEASE).get(0);
+    Instant later = T0.plus(LEASE);
+    Task theirs = b.claim("rb", 1, later, LEASE).get(0);
+    assertThat(theirs.lease().owner()).isEqualTo("rb");
+
+    assertThatThrownBy(() -> a.record("ra", finished(mine, T0.plusSeconds(29), "ra")))
+        .as("within ra's own lease time, but rb holds the task now")
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(a.recordAll("ra", List.of(finished(mine, T0.plusSeconds(29), "ra"))))
+        .containsExactly("t1");
+    assertThat(a.renew("ra", List.of("t1"), later.plusSeconds(60))).containsExactly("t1");
+    b.record("rb", finished(theirs, later.plusSeconds(1), "rb"));
+    assertThat(a.history("t1")).extracting(Transition::by).containsExactly("rb");
+  }
+
+  @Test
+  void aCommandFromAnotherInstanceStopsTheActionThroughRenewWithoutANotification() {
+    a.create(List.of(runnable("t1", T0), runnable("t2", T0)));
+    assertThat(a.claim("ra", 2, T0, LEASE)).hasSize(2);
+    // No listener anywhere: the renewal alone tells the runner.
+    b.update("t1", t -> Commands.apply(t, Command.PAUSE,
+        new Commands.Request(null, "", "ann"), T0.plusSeconds(1)));
+    assertThat(a.renew("ra", List.of("t1", "t2"), T0.plusSeconds(40))).containsExactly("t1");
+    assertThat(b.get("t2").orElseThrow().lease().until()).isEqualTo(T0.plusSeconds(40));
+  }
+
+  @Test
+  void theListenerHearsOtherInstancesChangesButNotItsOwn() throws Exception {
+    a.create(List.of(runnable("t1", T0), runnable("t2", T0)));
+    BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+    a.listen(new StoreEvents() {
+      @Override
+      public void taskChanged(String id, String event) {
+        heard.add(id + " " + event);
+      }
+
+      @Override
+      public void workArrived() {
+        heard.add("work");
+      }
+    });
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!a.listening() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(a.listening()).isTrue();
+
+    a.update("t2", t -> Commands.apply(t, Command.PAUSE, new Commands.Request(null, "", "me"),
+        T0));
+    b.update("t1", t -> Commands.apply(t, Command.PAUSE, new Commands.Request(null, "", "ann"),
+        T0));
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("t1 pause");
+    b.update("t1", t -> Commands.apply(t, Command.RUN, new Commands.Request(null, "", "ann"),
+        T0));
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("t1 run");
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).as("runnable again").isEqualTo("work");
+    b.create(List.of(runnable("t3", T0)));
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("work");
+    b.claim("rb", 1, T0, LEASE);
+    b.recordAll("rb", List.of());
+    assertThat(heard.poll(300, TimeUnit.MILLISECONDS)).as("claims never notify").isNull();
+  }
+
+  @Test
+  void theListenerConnectsAgainAfterItsConnectionIsCutAndSaysWorkMayHaveArrived()
+      throws Exception {
+    a.create(List.of(runnable("t1", T0)));
+    BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+    a.listen(new StoreEvents() {
+      @Override
+      public void taskChanged(String id, String event) {
+        heard.add(id + " " + event);
+      }
+
+      @Override
+      public void workArrived() {
+        heard.add("work");
+      }
+    });
+    awaitListening(a);
+    TestPostgres.server().execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        + " WHERE query = 'LISTEN \"" + PgTables.of(url.schema()).channel() + "\"'");
+    assertThat(heard.poll(20, TimeUnit.SECONDS)).as("told after reconnecting").isEqualTo("work");
+    awaitListening(a);
+    b.update("t1", t -> Commands.apply(t, Command.KILL, new Commands.Request(null, "", "ann"),
+        T0));
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("t1 kill");
+  }
+
+  private static void awaitListening(PgStore store) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!store.listening() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(store.listening()).isTrue();
+  }
+}
