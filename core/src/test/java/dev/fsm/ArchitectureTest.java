@@ -54,7 +54,10 @@ class ArchitectureTest {
           "org.fusesource.jansi..")
       .because("core is the model, engine and stores; the command line lives in cli");
 
-  /** cli -> access -> worker/control -> operations -> engine -> store <- store.embedded. */
+  /**
+   * cli -> access -> worker/control -> operations -> engine -> store <- store.embedded,
+   * store.postgres; only access names a kind of store.
+   */
   @ArchTest
   static final ArchRule layers = layeredArchitecture()
       .consideringOnlyDependenciesInLayers()
@@ -64,6 +67,7 @@ class ArchitectureTest {
       .layer("operations").definedBy("dev.fsm.operations..")
       .layer("engine").definedBy("dev.fsm.engine..")
       .layer("embedded store").definedBy("dev.fsm.store.embedded..")
+      .layer("postgresql store").definedBy("dev.fsm.store.postgres..")
       .layer("store").definedBy("dev.fsm.store")
       .whereLayer("access").mayNotBeAccessedByAnyLayer()
       .whereLayer("worker").mayOnlyBeAccessedByLayers("access")
@@ -72,6 +76,7 @@ class ArchitectureTest {
       .whereLayer("engine").mayOnlyBeAccessedByLayers("access", "worker", "control",
           "operations")
       .whereLayer("embedded store").mayOnlyBeAccessedByLayers("access", "worker")
+      .whereLayer("postgresql store").mayOnlyBeAccessedByLayers("access")
       .whereLayer("store").mayOnlyBeAccessedByLayers("access", "worker", "control",
-          "operations", "engine", "embedded store");
+          "operations", "engine", "embedded store", "postgresql store");
 }

@@ -118,9 +118,9 @@ class StoreIT {
     try (var files = Files.list(dir.resolve("empty"))) {
       assertThat(files).isEmpty();
     }
-    FsmJar.Result pg = FsmJar.run(dir, "store", "check", "--store", "postgresql://db/fsm");
+    FsmJar.Result pg = FsmJar.run(dir, "store", "rebuild", "--store", "postgresql://db/fsm");
     assertThat(pg.exit()).isEqualTo(1);
-    assertThat(pg.err()).contains("not supported yet for PostgreSQL stores");
+    assertThat(pg.err()).contains("`fsm store rebuild` is for embedded store folders");
   }
 
   @Test

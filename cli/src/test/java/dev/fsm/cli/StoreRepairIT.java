@@ -174,7 +174,7 @@ class StoreRepairIT {
     }
     FsmJar.Result pg = FsmJar.run(dir, "store", "repair", "--store", "postgresql://db/fsm");
     assertThat(pg.exit()).isEqualTo(1);
-    assertThat(pg.err()).contains("`fsm store repair` is not supported yet for PostgreSQL");
+    assertThat(pg.err()).contains("`fsm store repair` is for embedded store folders");
   }
 
   @Test

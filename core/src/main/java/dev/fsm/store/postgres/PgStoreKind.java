@@ -2,11 +2,13 @@ package dev.fsm.store.postgres;
 
 import dev.fsm.store.Ownership;
 import dev.fsm.store.Store;
+import dev.fsm.store.StoreHealth;
 import dev.fsm.store.StoreKind;
 import dev.fsm.store.StoreLocation;
 import dev.fsm.store.StoreOpenOptions;
 import dev.fsm.store.StorePurpose;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * PostgreSQL as a kind of store: a schema in a database that every process opens itself, on
@@ -50,6 +52,11 @@ public final class PgStoreKind implements StoreKind {
   @Override
   public Store open(StoreLocation location, StorePurpose purpose, StoreOpenOptions options) {
     return PgStore.open(url(location), options.create());
+  }
+
+  @Override
+  public Optional<StoreHealth> health(StoreLocation location) {
+    return Optional.of(PgHealth.of(url(location), location.text()));
   }
 
   @Override

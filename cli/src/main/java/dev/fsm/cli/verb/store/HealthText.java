@@ -17,7 +17,7 @@ final class HealthText {
       Map<String, Object> doc = new LinkedHashMap<>();
       doc.put("store", health.store());
       Map<String, String> facts = new LinkedHashMap<>();
-      health.facts().forEach(f -> facts.put(f.name(), f.value()));
+      health.facts().forEach(f -> facts.put(f.name().replace(' ', '_'), f.value()));
       doc.put("facts", facts);
       doc.put("problems", health.problems());
       doc.put("healthy", health.healthy());

@@ -26,8 +26,11 @@ final class StoreFolder {
       UnaryOperator<EmbeddedStoreOptions> tuning) {
     String purpose = "fsm store " + verb;
     StoreAccess access = StoreAccess.standard();
-    StoreAccess.Located at = access.locate(global.store(), StorePurpose.CHECK, purpose, false);
-    return embedded(at, verb).open(at.location(),
+    StoreAccess.Located at = access.find(global.store(), StorePurpose.CHECK, purpose);
+    // The kind first: a database store is refused before its server is asked anything.
+    EmbeddedStoreKind kind = embedded(at, verb);
+    kind.check(at.location(), StorePurpose.CHECK, purpose, false);
+    return kind.open(at.location(),
         access.options(at, purpose, false, TaskAccess.notice(global)), tuning);
   }
 
@@ -41,9 +44,9 @@ final class StoreFolder {
     if (at.kind() instanceof EmbeddedStoreKind kind) {
       return kind;
     }
-    throw new FsmException("`fsm store " + verb + "` is for embedded store folders; a "
-        + at.kind().name() + " store (" + at.location().text() + ") keeps no journal to rebuild"
-        + " or salvage from: its own server's backups are how to restore it");
+    throw new FsmException("`fsm store " + verb + "` is for embedded store folders; "
+        + at.location().text() + " is a " + at.kind().name() + " store, with no journal to"
+        + " rebuild or salvage from: restore it from the server's backups");
   }
 
   /** A rebuild's progress, as a line redrawn on stderr when it is a terminal. */
