@@ -14,6 +14,7 @@ import dev.fsm.store.StoreKind;
 import dev.fsm.store.StoreLocation;
 import dev.fsm.store.StoreOpenOptions;
 import dev.fsm.store.StorePurpose;
+import dev.fsm.store.embedded.EmbeddedStoreKind;
 import dev.fsm.store.memory.InMemoryStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -177,8 +178,10 @@ class StoreAccessTest {
   }
 
   @Test
-  void aDatabaseIsRefusedWhileNoKindServesIt() {
-    StoreAccess access = StoreAccess.standard();
+  void aDatabaseIsServedByPostgreSqlAndRefusedWhereNoKindServesIt() {
+    assertThat(StoreAccess.standard().find("postgresql://db/fsm", StorePurpose.WRITE,
+        "fsm start").kind().name()).isEqualTo("PostgreSQL");
+    StoreAccess access = new StoreAccess(List.of(EmbeddedStoreKind.INSTANCE));
     assertThatThrownBy(() -> access.locate("postgresql://db/fsm", StorePurpose.WRITE,
         "fsm start", true))
         .isExactlyInstanceOf(FsmException.class)
