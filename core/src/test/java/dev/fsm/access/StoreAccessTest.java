@@ -178,7 +178,9 @@ class StoreAccessTest {
   }
 
   @Test
-  void aDatabaseIsRefusedWhileNoKindServesIt() {
+  void aDatabaseIsServedByPostgreSqlAndRefusedWhereNoKindServesIt() {
+    assertThat(StoreAccess.standard().find("postgresql://db/fsm", StorePurpose.WRITE,
+        "fsm start").kind().name()).isEqualTo("PostgreSQL");
     StoreAccess access = new StoreAccess(List.of(EmbeddedStoreKind.INSTANCE));
     assertThatThrownBy(() -> access.locate("postgresql://db/fsm", StorePurpose.WRITE,
         "fsm start", true))

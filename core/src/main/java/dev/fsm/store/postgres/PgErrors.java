@@ -53,7 +53,10 @@ final class PgErrors {
     return switch (state) {
       case "28P01" -> new FsmException(at + " refused user `" + url.user() + "`: wrong"
           + " password; give it in the URL, in $PGPASSWORD or in ~/.pgpass");
-      case "08004" -> String.valueOf(e.getMessage()).contains("password")
+      case "08004" -> String.valueOf(e.getMessage()).contains("SSL")
+          ? new FsmException(at + " refused the connection: " + firstLine(e) + "; check sslmode"
+              + " in --store")
+          : String.valueOf(e.getMessage()).contains("password")
           ? new FsmException(at + " asks user `" + url.user() + "` for a password and none was"
               + " given; give it in the URL, in $PGPASSWORD or in ~/.pgpass")
           : new StoreUnavailableException(at + " refused the connection: " + firstLine(e));
@@ -83,6 +86,11 @@ final class PgErrors {
           + " CREATE ON DATABASE " + url.database() + " TO " + url.user() + ") or name"
           + " another schema with ?schema=NAME");
     }
+    if (state.equals("42P07")) {
+      return new FsmException("schema `" + url.schema() + "` of " + at + " holds tables that"
+          + " are not fsm's (" + firstLine(e) + "); give fsm a schema of its own with"
+          + " ?schema=NAME in --store");
+    }
     if (state.equals("57014")) {
       return new StoreUnavailableException(at + " cancelled the statement to " + what + " (it"
           + " ran past the statement timeout); try again");
@@ -102,6 +110,7 @@ final class PgErrors {
     String m = String.valueOf(e.getMessage()).strip();
     int nl = m.indexOf('\n');
     m = nl < 0 ? m : m.substring(0, nl).strip();
+    m = m.endsWith(".") ? m.substring(0, m.length() - 1) : m;
     return m.length() > MAX_REASON ? m.substring(0, MAX_REASON) + "…" : m;
   }
 

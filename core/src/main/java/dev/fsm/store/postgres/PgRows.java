@@ -104,19 +104,17 @@ final class PgRows {
         pausingAt == null ? null : new Pausing(pausingAt, r.getString(16), r.getString(17)));
   }
 
-  /** Binds a history entry: task id, machine, then {@link #TRANSITION_COLUMNS}. */
-  static void bindTransition(PreparedStatement s, String id, String machine, Transition e)
-      throws SQLException {
-    s.setString(1, id);
-    s.setString(2, machine);
-    setTime(s, 3, e.time());
-    s.setString(4, e.from());
-    s.setString(5, e.event());
-    s.setString(6, e.to());
-    s.setLong(7, e.durationMillis());
-    s.setInt(8, e.attempt());
-    s.setString(9, e.by());
-    s.setString(10, e.reason());
+  /** Binds a history entry's {@link #TRANSITION_COLUMNS} from parameter {@code first}. */
+  static void bindTransition(PreparedStatement s, int first, Transition e) throws SQLException {
+    int i = first;
+    setTime(s, i++, e.time());
+    s.setString(i++, e.from());
+    s.setString(i++, e.event());
+    s.setString(i++, e.to());
+    s.setLong(i++, e.durationMillis());
+    s.setInt(i++, e.attempt());
+    s.setString(i++, e.by());
+    s.setString(i, e.reason());
   }
 
   /** The history entry in the current row, read from {@link #TRANSITION_COLUMNS} at 1. */

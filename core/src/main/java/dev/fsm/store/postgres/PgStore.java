@@ -14,9 +14,6 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,8 +34,6 @@ import java.util.function.Function;
  * the store's channel. No pool: a one-shot verb uses one connection.
  */
 public final class PgStore implements Store {
-
-  private static final int MIN_SERVER = 130000;
 
   private final PgUrl url;
   private final PgLink run;
@@ -81,7 +76,7 @@ public final class PgStore implements Store {
     PgLink ops = new PgLink(url);
     try {
       Duration offset = ops.transaction(create ? "create fsm's tables" : "open the store", c -> {
-        serverFits(c, url);
+        PgServer.fits(c, url);
         int version = PgSchema.version(c, url.schema());
         PgSchema.refuseNewer(version, url);
         if (create && version < PgSchema.NEWEST) {
@@ -89,7 +84,7 @@ public final class PgStore implements Store {
         } else if (version == 0) {
           throw PgSchema.missing(url);
         }
-        return offset(c);
+        return PgServer.clockOffset(c);
       });
       return new PgStore(url, ops, offset);
     } catch (RuntimeException e) {
@@ -248,37 +243,5 @@ public final class PgStore implements Store {
     records.close();
     renewals.close();
     ops.close();
-  }
-
-  /** Refuses a server fsm cannot use: too old, or not keeping text as UTF-8. */
-  private static void serverFits(java.sql.Connection c, PgUrl url) throws java.sql.SQLException {
-    try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
-        "SELECT current_setting('server_version_num')::int, current_setting('server_encoding')")) {
-      r.next();
-      if (r.getInt(1) < MIN_SERVER) {
-        throw new FsmException("PostgreSQL at " + url.where() + " is version "
-            + r.getInt(1) / 10000 + "; fsm needs 13 or newer");
-      }
-      if (!r.getString(2).equalsIgnoreCase("UTF8")) {
-        throw new FsmException("database `" + url.database() + "` at " + url.where()
-            + " keeps text as " + r.getString(2) + "; fsm needs a UTF8 database (createdb -E"
-            + " UTF8)");
-      }
-    }
-  }
-
-  /** How far the server's clock is ahead of this host's, measured around one query. */
-  private static Duration offset(java.sql.Connection c) throws java.sql.SQLException {
-    long before = System.currentTimeMillis() * 1000;
-    Instant server;
-    try (PreparedStatement s = c.prepareStatement("SELECT clock_timestamp()");
-        ResultSet r = s.executeQuery()) {
-      r.next();
-      server = PgRows.time(r, 1);
-    }
-    long after = System.currentTimeMillis() * 1000;
-    long local = (before + after) / 2;
-    long serverMicros = server.getEpochSecond() * 1_000_000 + server.getNano() / 1000;
-    return Duration.ofNanos((serverMicros - local) * 1000);
   }
 }

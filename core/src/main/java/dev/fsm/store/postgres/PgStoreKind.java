@@ -23,7 +23,7 @@ public final class PgStoreKind implements StoreKind {
 
   @Override
   public String name() {
-    return "postgresql";
+    return "PostgreSQL";
   }
 
   @Override
@@ -44,7 +44,8 @@ public final class PgStoreKind implements StoreKind {
   @Override
   public void check(StoreLocation location, StorePurpose purpose, String verb, boolean create) {
     PgUrl url = url(location);
-    if (!create && !PgStore.exists(url)) {
+    // The store verbs (CHECK) decide for themselves what they do with a database.
+    if (purpose != StorePurpose.CHECK && !create && !PgStore.exists(url)) {
       throw PgSchema.missing(url);
     }
   }

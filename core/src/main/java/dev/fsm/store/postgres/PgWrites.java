@@ -141,29 +141,28 @@ final class PgWrites {
     return next;
   }
 
-  /** Writes changes: each task's new row and its history entry, in order. */
+  /**
+   * Writes changes: each task's new row and its history entry, in order, one statement per
+   * change and the statements sent together (one round trip for a batch).
+   */
   void write(Connection c, List<Change> changes) throws SQLException {
     if (changes.isEmpty()) {
       return;
     }
-    try (PreparedStatement up = c.prepareStatement("UPDATE " + tables.task() + " SET "
-        + PgRows.FIELD_ASSIGNMENTS + " WHERE id = ?");
-        PreparedStatement in = c.prepareStatement("INSERT INTO " + tables.transition()
-            + " (task_id, machine, " + PgRows.TRANSITION_COLUMNS + ") VALUES (?, ?, ?, ?, ?,"
-            + " ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement s = c.prepareStatement("WITH u AS (UPDATE " + tables.task() + " SET "
+        + PgRows.FIELD_ASSIGNMENTS + " WHERE id = ? RETURNING id, machine) INSERT INTO "
+        + tables.transition() + " (task_id, machine, " + PgRows.TRANSITION_COLUMNS + ")"
+        + " SELECT u.id, u.machine, ?, ?, ?, ?, ?, ?, ?, ? FROM u")) {
       for (Change ch : changes) {
-        int i = PgRows.bindFields(up, 1, ch.next());
-        up.setString(i, ch.next().id());
-        up.addBatch();
-        PgRows.bindTransition(in, ch.next().id(), ch.next().machine(), ch.entry());
-        in.addBatch();
+        int i = PgRows.bindFields(s, 1, ch.next());
+        s.setString(i++, ch.next().id());
+        PgRows.bindTransition(s, i, ch.entry());
+        s.addBatch();
       }
       if (changes.size() == 1) {
-        up.executeUpdate();
-        in.executeUpdate();
+        s.executeUpdate();
       } else {
-        up.executeBatch();
-        in.executeBatch();
+        s.executeBatch();
       }
     }
   }

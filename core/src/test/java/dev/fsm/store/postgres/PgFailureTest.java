@@ -207,6 +207,29 @@ class PgFailureTest {
             + " needs a UTF8 database (createdb -E UTF8)");
   }
 
+  @Test
+  void aSchemaHoldingAnotherProgramsTablesIsNotTakenOver() {
+    String schema = server.freshSchema();
+    server.execute("CREATE SCHEMA \"" + schema + "\"; CREATE TABLE \"" + schema
+        + "\".task (x int)");
+    PgUrl url = PgUrl.parse(server.url(schema));
+    assertThatThrownBy(() -> PgStore.open(url, true)).isExactlyInstanceOf(FsmException.class)
+        .hasMessage("schema `" + schema + "` of PostgreSQL at " + url.where() + " holds tables"
+            + " that are not fsm's (ERROR: relation \"task\" already exists); give fsm a schema"
+            + " of its own with ?schema=NAME in --store");
+  }
+
+  @Test
+  void sslRequiredOfAServerWithoutItIsNamed() {
+    assumeTrue(System.getenv("FSM_TEST_PG_URL") == null, "the embedded server has no SSL");
+    PgUrl base = PgUrl.parse(server.freshUrl());
+    PgUrl url = PgUrl.parse("postgresql://" + base.user() + "@" + base.host() + ":"
+        + base.port() + "/" + base.database() + "?sslmode=require");
+    assertThatThrownBy(() -> PgStore.open(url, true)).isExactlyInstanceOf(FsmException.class)
+        .hasMessage("PostgreSQL at " + url.where() + " refused the connection: The server does"
+            + " not support SSL; check sslmode in --store");
+  }
+
   private void terminate(PgStore store) {
     for (int pid : store.backendPids()) {
       if (pid != 0) {

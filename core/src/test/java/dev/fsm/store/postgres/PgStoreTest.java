@@ -220,4 +220,18 @@ class PgStoreTest {
     }
     assertThat(store.listening()).isTrue();
   }
+
+  @Test
+  void theClockIsTheServersInMicroseconds() throws Exception {
+    Instant mine = a.clock().instant();
+    Instant server;
+    try (java.sql.Connection c = TestPostgres.server().connect();
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet r = s.executeQuery("SELECT clock_timestamp()")) {
+      r.next();
+      server = r.getObject(1, java.time.OffsetDateTime.class).toInstant();
+    }
+    assertThat(Duration.between(mine, server).abs()).isLessThan(Duration.ofSeconds(2));
+    assertThat(mine.getNano() % 1000).as("no finer than the server keeps").isZero();
+  }
 }
