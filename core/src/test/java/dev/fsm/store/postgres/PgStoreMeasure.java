@@ -14,8 +14,9 @@ import java.util.Locale;
 /**
  * Throughput of one PgStore on the test server (embedded: fsync off), for
  * docs/postgres-store.md: claims per second taking 50 at a time, recordAll of 50 changes per
- * second, and one operator update's latency. Not a test; run it with {@code mvn -pl core
- * test-compile exec:java}-style classpaths or from an IDE: {@code java … PgStoreMeasure [tasks]}.
+ * second, and one operator update's latency. Not a test (surefire does not pick it): run its
+ * main on core's test classpath, {@code java -cp … dev.fsm.store.postgres.PgStoreMeasure
+ * [tasks]}; with $FSM_TEST_PG_URL it measures that server instead.
  */
 public final class PgStoreMeasure {
 
