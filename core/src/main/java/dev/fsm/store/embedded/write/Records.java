@@ -56,7 +56,8 @@ public final class Records {
     StoreEvent event = new StoreEvent.Imported(tasks);
     byte[] record = StoreEventCodec.encode(event);
     if (record.length > limit) {
-      throw tooLarge("cannot import these " + tasks.size() + " tasks at once", record.length,
+      throw tooLarge(tasks.size() == 1 ? "cannot import task `" + tasks.get(0).task().id() + "`"
+          : "cannot import these " + tasks.size() + " tasks at once", record.length,
           tasks.size() == 1 ? "this task's history is too long to import in one piece"
               : "import them in smaller batches");
     }

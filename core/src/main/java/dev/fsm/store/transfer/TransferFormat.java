@@ -1,0 +1,20 @@
+package dev.fsm.store.transfer;
+
+/**
+ * The export format's name and version ({@code docs/export-format.md}). A reader refuses a
+ * newer version; a change that an older reader could misread bumps it, while a new optional
+ * key (which readers ignore) does not.
+ */
+public final class TransferFormat {
+
+  /** The value of the header's {@code format} key. */
+  public static final String NAME = "fsm-export";
+
+  /** The version this fsm writes, and the newest it reads. */
+  public static final int VERSION = 1;
+
+  /** The longest line read, in characters: room for a task with a long history. */
+  public static final int MAX_LINE_CHARS = 64 << 20;
+
+  private TransferFormat() {}
+}
