@@ -109,18 +109,23 @@ public final class Fsm implements Runnable, CommandTree {
     return cmd;
   }
 
+  /** fsm's version from the build, e.g. {@code 0.18.0}, or {@code dev}. */
+  public static String version() throws IOException {
+    Properties p = new Properties();
+    try (InputStream in = Fsm.class.getResourceAsStream("version.properties")) {
+      if (in != null) {
+        p.load(in);
+      }
+    }
+    return p.getProperty("version", "dev");
+  }
+
   /** The version from the build. */
   static final class Version implements IVersionProvider {
     @Override
     public String[] getVersion() throws IOException {
-      Properties p = new Properties();
-      try (InputStream in = Fsm.class.getResourceAsStream("version.properties")) {
-        if (in != null) {
-          p.load(in);
-        }
-      }
       return new String[] {
-        "fsm " + p.getProperty("version", "dev"),
+        "fsm " + version(),
         "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor")
             + ")",
       };

@@ -41,10 +41,11 @@ public final class StoreImport {
    * @param imported the machine versions registered, tasks and history entries written
    * @param versionsKnown machine versions the store had already
    * @param skipped tasks not imported because their id was taken ({@code --skip-existing})
+   * @param leasesDropped imported tasks that a runner of the old store held: imported unleased
    * @param took from the start of the first pass to the end
    */
   public record Report(TransferCounts imported, long versionsKnown, long skipped,
-      Duration took) {}
+      long leasesDropped, Duration took) {}
 
   private final Store store;
   private final String storeName;
@@ -52,6 +53,7 @@ public final class StoreImport {
   private final String name;
   private final boolean skipExisting;
   private final TransferProgress progress;
+  private long leases;
 
   /**
    * @param storeName the store as messages name it ({@code --store})
@@ -113,7 +115,8 @@ public final class StoreImport {
       done = batch.counted(done);
       progress.tasks(done.tasks() + skipped, tasks);
     }
-    return new Report(done, known, skipped, Duration.ofNanos(System.nanoTime() - start));
+    return new Report(done, known, skipped, leases,
+        Duration.ofNanos(System.nanoTime() - start));
   }
 
   /** The second pass's next record: the file should read as in the first. */
@@ -205,6 +208,12 @@ public final class StoreImport {
 
   /** Writes a batch; the number of tasks skipped because their id was taken. */
   private int write(Batch batch) {
+    int skipped = restore(batch);
+    leases += batch.tasks.stream().filter(t -> t.task().lease() != null).count();
+    return skipped;
+  }
+
+  private int restore(Batch batch) {
     if (batch.tasks.isEmpty()) {
       return 0;
     }
