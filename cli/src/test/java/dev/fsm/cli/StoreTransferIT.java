@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * real verbs (tasks in every status, three versions of a machine of which one is a rollback,
  * histories of commands, signals and runs) exported and imported into a new store folder prints
  * the same bytes for {@code ls}, {@code show}, {@code history} and {@code machines}, text and
- * JSON; taken ids, {@code --skip-existing} and a cut-short file. Verbs are batched through piped
+ * JSON; taken ids, {@code --skip-existing}, a cut-short file, an existing FILE and standard
+ * output. Verbs are batched through piped
  * shells so the test starts few JVMs.
  */
 class StoreTransferIT {
@@ -108,10 +109,25 @@ class StoreTransferIT {
     assertThat(skipped.err()).startsWith("fsm: imported 0 machine versions, 0 tasks, 0 history"
         + " entries from dump.jsonl in ").endsWith("; 4 machine versions the store had already;"
         + " skipped 9 tasks whose id the store has\n");
-    assertThat(shellOk("s2", views).out()).isEqualTo(before.out());
+
+    // An existing file is kept; with no FILE the export goes to standard output.
+    FsmJar.Result again = FsmJar.run(dir, "--store", "s1", "store", "export", "dump.jsonl");
+    assertThat(again.exit()).isEqualTo(1);
+    assertThat(again.err()).isEqualTo("fsm: dump.jsonl exists already; name another file, or"
+        + " pass --force to replace it\n");
+    FsmJar.Result stdout = ok("--store", "s2", "store", "export");
+    List<String> lines = Files.readAllLines(dir.resolve("dump.jsonl"));
+    assertThat(stdout.outLines().subList(1, lines.size()))
+        .as("the imported store exports as the file it came from, but the header's time")
+        .isEqualTo(lines.subList(1, lines.size()));
+    assertThat(stdout.err()).startsWith("fsm: exported 4 machine versions, 9 tasks, ")
+        .contains(" to standard output in ");
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .noneMatch(n -> n.contains(".partial"));
+    }
 
     // A file cut short: refused naming it, nothing imported, and no store left half filled.
-    List<String> lines = Files.readAllLines(dir.resolve("dump.jsonl"));
     Files.write(dir.resolve("cut.jsonl"), lines.subList(0, lines.size() - 3));
     FsmJar.Result cut = FsmJar.run(dir, "--store", "s3", "--output", "json", "store", "import",
         "cut.jsonl");
@@ -120,33 +136,6 @@ class StoreTransferIT {
         + " without its end line: the export was cut short (or is still being written); export"
         + " again; nothing was imported\n");
     assertThat(cut.out()).isEmpty();
-  }
-
-  @Test
-  void anExportRefusesToReplaceAFileUnlessForcedAndWritesStdoutWithNoFile() throws Exception {
-    Files.createDirectories(dir.resolve("machines"));
-    Files.writeString(dir.resolve("machines/job.yaml"), V1);
-    ok("start", "job", "--id", "x-1");
-    Files.writeString(dir.resolve("old.jsonl"), "keep me\n");
-    FsmJar.Result refused = FsmJar.run(dir, "store", "export", "old.jsonl");
-    assertThat(refused.exit()).isEqualTo(1);
-    assertThat(refused.err()).isEqualTo("fsm: old.jsonl exists already; name another file, or"
-        + " pass --force to replace it\n");
-    assertThat(Files.readString(dir.resolve("old.jsonl"))).isEqualTo("keep me\n");
-    FsmJar.Result stdout = ok("store", "export");
-    assertThat(stdout.outLines()).hasSize(4);
-    assertThat(stdout.outLines().get(2)).startsWith("{\"type\":\"task\",\"id\":\"x-1\",");
-    assertThat(stdout.err()).startsWith("fsm: exported 1 machine version, 1 task, 0 history"
-        + " entries to standard output in ");
-    ok("store", "export", "old.jsonl", "--force");
-    String file = Files.readString(dir.resolve("old.jsonl"));
-    assertThat(file.substring(file.indexOf('\n')))
-        .as("the same but for the header's time").isEqualTo(
-            stdout.out().substring(stdout.out().indexOf('\n')));
-    try (var files = Files.list(dir)) {
-      assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains(
-          ".partial"));
-    }
   }
 
   /** Every view of every task, text and JSON, as shell lines. */
