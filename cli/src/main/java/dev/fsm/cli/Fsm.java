@@ -1,5 +1,6 @@
 package dev.fsm.cli;
 
+import dev.fsm.cli.common.BuildVersion;
 import dev.fsm.cli.common.CommandTree;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
@@ -25,10 +26,8 @@ import dev.fsm.cli.verb.task.Upgrade;
 import dev.fsm.cli.verb.task.Watch;
 import dev.fsm.files.DiskFailure;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Map;
-import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -109,23 +108,12 @@ public final class Fsm implements Runnable, CommandTree {
     return cmd;
   }
 
-  /** fsm's version from the build, e.g. {@code 0.18.0}, or {@code dev}. */
-  public static String version() throws IOException {
-    Properties p = new Properties();
-    try (InputStream in = Fsm.class.getResourceAsStream("version.properties")) {
-      if (in != null) {
-        p.load(in);
-      }
-    }
-    return p.getProperty("version", "dev");
-  }
-
   /** The version from the build. */
   static final class Version implements IVersionProvider {
     @Override
     public String[] getVersion() throws IOException {
       return new String[] {
-        "fsm " + version(),
+        "fsm " + BuildVersion.get(),
         "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor")
             + ")",
       };

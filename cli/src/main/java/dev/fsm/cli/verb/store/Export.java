@@ -1,6 +1,6 @@
 package dev.fsm.cli.verb.store;
 
-import dev.fsm.cli.Fsm;
+import dev.fsm.cli.common.BuildVersion;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.terminal.ProgressLine;
@@ -72,7 +72,7 @@ public final class Export implements Callable<Integer> {
       long start = System.nanoTime();
       TransferCounts counts;
       try {
-        counts = StoreExport.run(store, w, Fsm.version(), Instant.now(), progress);
+        counts = StoreExport.run(store, w, BuildVersion.get(), Instant.now(), progress);
         w.flush();
       } catch (IOException e) {
         throw DiskFailure.of(path == null ? Path.of("-") : path, "cannot write "
