@@ -64,6 +64,8 @@ public final class ExportFile implements AutoCloseable {
     try {
       temp = Files.createTempFile(parent, "." + file.getFileName() + ".", ".partial",
           PosixFilePermissions.asFileAttribute(StoreFiles.FILE_MODE));
+      // An export stopped by Ctrl-C or a kill (not -9) takes its partial file with it.
+      temp.toFile().deleteOnExit();
       return new ExportFile(file, temp, FileChannel.open(temp, StandardOpenOption.WRITE));
     } catch (IOException | UnsupportedOperationException e) {
       deleteQuietly(temp);

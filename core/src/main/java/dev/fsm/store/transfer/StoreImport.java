@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Reads an export into a store through the {@link Store} interface only. It reads the file
@@ -47,7 +48,9 @@ public final class StoreImport {
   public record Report(TransferCounts imported, long versionsKnown, long skipped,
       long leasesDropped, Duration took) {}
 
-  private final Store store;
+  private final Supplier<Store> opener;
+  private final boolean exists;
+  private Store store;
   private final String storeName;
   private final Source source;
   private final String name;
@@ -56,12 +59,25 @@ public final class StoreImport {
   private long leases;
 
   /**
+   * An import into a store that exists.
+   *
    * @param storeName the store as messages name it ({@code --store})
    * @param name the export as messages name it (its path)
    */
   public StoreImport(Store store, String storeName, Source source, String name,
       boolean skipExisting, TransferProgress progress) {
-    this.store = store;
+    this(() -> store, true, storeName, source, name, skipExisting, progress);
+  }
+
+  /**
+   * An import into the store {@code opener} opens: at once when it {@code exists}, else (when
+   * it creates the store) only once the export has been checked, so a bad file leaves no new
+   * empty store behind.
+   */
+  public StoreImport(Supplier<Store> opener, boolean exists, String storeName, Source source,
+      String name, boolean skipExisting, TransferProgress progress) {
+    this.opener = opener;
+    this.exists = exists;
     this.storeName = storeName;
     this.source = source;
     this.name = name;
@@ -80,10 +96,16 @@ public final class StoreImport {
     long start = System.nanoTime();
     Map<String, List<MachineVersion>> versions = new LinkedHashMap<>();
     long tasks;
+    if (exists) {
+      store = opener.get();
+    }
     try {
       tasks = check(versions);
     } catch (TransferFileException e) {
       throw new TransferFileException(e.getMessage() + "; nothing was imported", e);
+    }
+    if (store == null) {
+      store = opener.get();
     }
     long known = 0;
     TransferCounts done = TransferCounts.NONE;
@@ -150,7 +172,7 @@ public final class StoreImport {
             versions.values().forEach(this::agree);
           }
           tasks++;
-          if (!skipExisting) {
+          if (!skipExisting && store != null) {
             ids.add(t.task().task().id());
             if (ids.size() == BATCH) {
               refuseTaken(ids);
@@ -172,6 +194,9 @@ public final class StoreImport {
    * the other: tasks name versions by id, so both must mean the same texts.
    */
   private void agree(List<MachineVersion> exported) {
+    if (store == null) {
+      return;
+    }
     String machine = exported.get(0).machine();
     List<MachineVersion> have = store.versions(machine);
     for (int i = 0; i < Math.min(have.size(), exported.size()); i++) {
@@ -187,6 +212,9 @@ public final class StoreImport {
   }
 
   private void refuseTaken(List<String> ids) {
+    if (store == null) {
+      return;
+    }
     for (String id : ids) {
       if (store.get(id).isPresent()) {
         throw new FsmException("task `" + id + "` exists already in store " + storeName

@@ -13,8 +13,12 @@ public final class TransferFormat {
   /** The version this fsm writes, and the newest it reads. */
   public static final int VERSION = 1;
 
-  /** The longest line read, in characters: room for a task with a long history. */
-  public static final int MAX_LINE_CHARS = 64 << 20;
+  /**
+   * The longest line read, in characters: room for a task with a long history (an embedded
+   * store takes at most 2 MiB per task and history), while a file with no line breaks is refused
+   * before it fills memory.
+   */
+  public static final int MAX_LINE_CHARS = 16 << 20;
 
   private TransferFormat() {}
 }

@@ -2,9 +2,11 @@ package dev.fsm.cli.verb.store;
 
 import dev.fsm.FsmException;
 import dev.fsm.UsageException;
+import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
+import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
 import dev.fsm.store.Store;
 import dev.fsm.store.StorePurpose;
@@ -18,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -66,12 +69,21 @@ public final class Import implements Callable<Integer> {
     Path path = Path.of(file);
     readable(path);
     StoreImport.Report r;
-    try (Store store = TransferStores.open(global, StorePurpose.WRITE, "fsm store import",
-        true)) {
+    String verb = "fsm store import";
+    StoreAccess access = StoreAccess.standard();
+    StoreAccess.Located at = access.locate(global.store(), StorePurpose.WRITE, verb, true);
+    Store[] opened = new Store[1];
+    Supplier<Store> open = () -> opened[0] = access.store(at, StorePurpose.WRITE, verb, true,
+        TaskAccess.notice(global));
+    try {
       ProgressLine line = ProgressLine.onStderr(err);
       StoreImport.Source source = () -> Files.newInputStream(path);
-      r = new StoreImport(store, global.store(), source, file, skipExisting,
+      r = new StoreImport(open, at.exists(), global.store(), source, file, skipExisting,
           (done, total) -> line.show("importing tasks:", done, total)).run();
+    } finally {
+      if (opened[0] != null) {
+        opened[0].close();
+      }
     }
     double seconds = Math.max(r.took().toNanos() / 1e9, 1e-3);
     long perSecond = Math.round(r.imported().tasks() / seconds);
