@@ -136,6 +136,7 @@ class StoreTransferIT {
         + " without its end line: the export was cut short (or is still being written); export"
         + " again; nothing was imported\n");
     assertThat(cut.out()).isEmpty();
+    assertThat(dir.resolve("s3")).as("a bad file leaves no new store behind").doesNotExist();
   }
 
   /** Every view of every task, text and JSON, as shell lines. */
