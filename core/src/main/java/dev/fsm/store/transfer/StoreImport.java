@@ -265,6 +265,12 @@ public final class StoreImport {
       throw new FsmException("task `" + e.id() + "` was created in store " + storeName
           + " while the import ran; the tasks before its batch were imported. Run the import"
           + " again with --skip-existing to add the rest.", e);
+    } catch (FsmException e) {
+      // The store refused a batch the file check could not foresee (a task too large for it):
+      // say how far the import got, so that it can be finished.
+      throw new FsmException(e.getMessage() + " The tasks before task `"
+          + batch.tasks.get(0).task().id() + "` in " + name + " were imported, none from it"
+          + " on; run the import again with --skip-existing after dealing with it.", e);
     }
     return 0;
   }
