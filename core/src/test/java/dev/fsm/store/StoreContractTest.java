@@ -1473,7 +1473,8 @@ public abstract class StoreContractTest {
     return List.of(
         new TaskHistory(running, List.of(
             new Transition(T0.minusSeconds(3000), "new", "start", "pack", 0, 0, "ann", ""),
-            new Transition(T0.minusSeconds(120).plusNanos(123456789), "pack", "fail", "pack",
+            // Microseconds: what every store keeps (PostgreSQL's timestamptz keeps no more).
+            new Transition(T0.minusSeconds(120).plusNanos(123456000), "pack", "fail", "pack",
                 1500, 1, "runner-1/w2", "exit 3: \"boom\" ✗"))),
         new TaskHistory(sleeping, List.of(
             new Transition(T0.minusSeconds(5), "new", "sleep", "wait", 0, 0, "bob", "later"))),
