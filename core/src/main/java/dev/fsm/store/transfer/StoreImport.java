@@ -120,14 +120,14 @@ public final class StoreImport {
     }
     long skipped = 0;
     try (TransferReader r = new TransferReader(source.open(), name)) {
-      Batch batch = new Batch();
+      ImportBatch batch = new ImportBatch();
       for (Optional<TransferRecord> next = next(r, done); next.isPresent();
           next = next(r, done)) {
         if (next.get() instanceof TransferRecord.TaskLine t) {
           if (!batch.fits(r.lineChars())) {
             skipped += write(batch);
             done = batch.counted(done);
-            batch = new Batch();
+            batch = new ImportBatch();
             progress.tasks(done.tasks() + skipped, tasks);
           }
           batch.add(t.task(), r.lineChars());
@@ -235,13 +235,13 @@ public final class StoreImport {
   }
 
   /** Writes a batch; the number of tasks skipped because their id was taken. */
-  private int write(Batch batch) {
+  private int write(ImportBatch batch) {
     int skipped = restore(batch);
     leases += batch.tasks.stream().filter(t -> t.task().lease() != null).count();
     return skipped;
   }
 
-  private int restore(Batch batch) {
+  private int restore(ImportBatch batch) {
     if (batch.tasks.isEmpty()) {
       return 0;
     }
@@ -273,30 +273,5 @@ public final class StoreImport {
           + " on; run the import again with --skip-existing after dealing with it.", e);
     }
     return 0;
-  }
-
-  /** Tasks read and not yet written. */
-  private static final class Batch {
-    final List<TaskHistory> tasks = new ArrayList<>();
-    long chars;
-
-    void add(TaskHistory t, int lineChars) {
-      tasks.add(t);
-      chars += lineChars;
-    }
-
-    /** Whether a task of a line this long joins the batch; an empty batch takes any. */
-    boolean fits(int lineChars) {
-      return tasks.isEmpty() || (tasks.size() < BATCH && chars + lineChars <= BATCH_CHARS);
-    }
-
-    /** {@code done} with this batch's written tasks added. */
-    TransferCounts counted(TransferCounts done) {
-      TransferCounts c = done;
-      for (TaskHistory t : tasks) {
-        c = c.plusTask(t.history().size());
-      }
-      return c;
-    }
   }
 }
