@@ -1,5 +1,6 @@
 package dev.fsm.cli;
 
+import dev.fsm.cli.common.BuildVersion;
 import dev.fsm.cli.common.CommandTree;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
@@ -25,10 +26,8 @@ import dev.fsm.cli.verb.task.Upgrade;
 import dev.fsm.cli.verb.task.Watch;
 import dev.fsm.files.DiskFailure;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Map;
-import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -113,14 +112,8 @@ public final class Fsm implements Runnable, CommandTree {
   static final class Version implements IVersionProvider {
     @Override
     public String[] getVersion() throws IOException {
-      Properties p = new Properties();
-      try (InputStream in = Fsm.class.getResourceAsStream("version.properties")) {
-        if (in != null) {
-          p.load(in);
-        }
-      }
       return new String[] {
-        "fsm " + p.getProperty("version", "dev"),
+        "fsm " + BuildVersion.get(),
         "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor")
             + ")",
       };

@@ -81,7 +81,16 @@ public final class StoreAccess {
    * as only {@code fsm run} opens a store for itself while others may use it.
    */
   public Store store(Located at, StorePurpose purpose, String verb, Consumer<String> notice) {
-    StoreOpenOptions options = options(at, verb, purpose == StorePurpose.RUN, notice);
+    return store(at, purpose, verb, purpose == StorePurpose.RUN, notice);
+  }
+
+  /**
+   * As {@link #store(Located, StorePurpose, String, Consumer)}, creating a missing store when
+   * {@code create} ({@code fsm store import}, a creating verb).
+   */
+  public Store store(Located at, StorePurpose purpose, String verb, boolean create,
+      Consumer<String> notice) {
+    StoreOpenOptions options = options(at, verb, create, notice);
     try {
       return at.kind().open(at.location(), purpose, options);
     } catch (StoreBusyException e) {
@@ -95,8 +104,11 @@ public final class StoreAccess {
       String via = owner.get().via();
       owner.get().close();
       throw new FsmException("store " + at.location().text() + " is already served by " + via
-          + "; one runner per embedded store: stop it first, or send it work with"
-          + " `fsm start`");
+          + (purpose == StorePurpose.RUN
+              ? "; one runner per embedded store: stop it first, or send it work with"
+                  + " `fsm start`"
+              : "; `" + verb + "` needs the store to itself: stop the runner first, then run"
+                  + " it again"));
     }
   }
 

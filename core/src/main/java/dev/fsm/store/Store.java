@@ -2,6 +2,7 @@ package dev.fsm.store;
 
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.Transition;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,6 +27,19 @@ public interface Store extends AutoCloseable {
    * @throws TaskExistsException when an id is taken; nothing is created then
    */
   void create(List<Task> tasks);
+
+  /**
+   * Writes tasks exactly as another store held them, each with its whole history, all or none,
+   * durably: how {@code fsm store import} brings tasks over. Each snapshot is stored as given
+   * except its lease, which is dropped (it was a runner's of the store the task came from), so
+   * {@link #get} returns {@code task.withLease(null)} and {@link #history} returns the history
+   * as given; a restored task is claimable, counted, listed and purged like any other, by its
+   * status and due time. The machine versions the tasks are pinned to are not checked here.
+   *
+   * @throws TaskExistsException naming the first id (in the list's order) that a task of the
+   *     store has, or that the list holds twice; nothing is written then
+   */
+  void restore(List<TaskHistory> tasks);
 
   /**
    * Claims up to {@code max} tasks that are due at {@code now} and not leased, oldest due first,

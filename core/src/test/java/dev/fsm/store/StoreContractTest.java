@@ -12,6 +12,7 @@ import dev.fsm.task.Pausing;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.nio.file.Path;
@@ -1445,5 +1446,106 @@ public abstract class StoreContractTest {
     store.create(List.of(runnable("r", T0), created("p", T0)));
     assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ZERO)))).isZero();
     assertThat(store.list(TaskQuery.all(10))).hasSize(2);
+  }
+
+  // ---- restore (issue 18, part "export"): fsm store import ----
+
+  /** Tasks of every kind an export carries, each with a history of its own length. */
+  private static List<TaskHistory> restorable() {
+    Task running = new Task("r-run", "order", "v1aaaaaaaaaa", "pack", TaskStatus.RUNNABLE,
+        "{\"to\":\"Zoë \\\"Q\\\" Ünal 🚚\",\"n\":[1,2.50,{\"deep\":null}]}", 2,
+        List.of(new TaskError(T0.minusSeconds(90), "carrier down\nline two")),
+        T0.minusSeconds(3600), T0.minusSeconds(120), T0.minusSeconds(90), T0, null);
+    Task sleeping = new Task("r-sleep", "order", "v1aaaaaaaaaa", "wait", TaskStatus.SLEEPING,
+        "{}", 0, List.of(), T0.minusSeconds(10), T0.minusSeconds(5), null, T0.plusSeconds(60),
+        null);
+    Task paused = new Task("r-paused", "order", "v2bbbbbbbbbb", "ship", TaskStatus.PAUSED,
+        "{\"a\":1}", 1, List.of(), T0.minusSeconds(20), T0.minusSeconds(20),
+        T0.minusSeconds(15), null, null);
+    Task done = new Task("r-done", "refund", "v9cccccccccc", "end", TaskStatus.COMPLETED,
+        "{}", 0, List.of(), T0.minusSeconds(30), T0.minusSeconds(1), T0.minusSeconds(2), null,
+        null);
+    // A lease is the source store's runner's: dropped. A pending pause is the task's: kept.
+    Task held = new Task("r-held", "order", "v1aaaaaaaaaa", "pack", TaskStatus.RUNNABLE, "{}",
+        1, List.of(), T0.minusSeconds(40), T0.minusSeconds(40), T0.minusSeconds(3),
+        T0.minusSeconds(40), new Lease("runner-old", T0.plusSeconds(600)),
+        new Pausing(T0.minusSeconds(2), "ann", "after this step"));
+    return List.of(
+        new TaskHistory(running, List.of(
+            new Transition(T0.minusSeconds(3000), "new", "start", "pack", 0, 0, "ann", ""),
+            // Microseconds: what every store keeps (PostgreSQL's timestamptz keeps no more).
+            new Transition(T0.minusSeconds(120).plusNanos(123456000), "pack", "fail", "pack",
+                1500, 1, "runner-1/w2", "exit 3: \"boom\" ✗"))),
+        new TaskHistory(sleeping, List.of(
+            new Transition(T0.minusSeconds(5), "new", "sleep", "wait", 0, 0, "bob", "later"))),
+        new TaskHistory(paused, List.of()),
+        new TaskHistory(done, List.of(
+            new Transition(T0.minusSeconds(1), "pay", "ok", "end", 7, 1, "r", ""))),
+        new TaskHistory(held, List.of(
+            new Transition(T0.minusSeconds(40), "new", "start", "pack", 0, 0, "ann", ""))));
+  }
+
+  @Test
+  void restoredTasksReadBackAsGivenWithTheirHistoriesWithoutLeasesAndSurviveReopen() {
+    List<TaskHistory> given = restorable();
+    store.restore(given);
+    reopen();
+
+    for (TaskHistory h : given) {
+      assertThat(store.get(h.task().id())).as(h.task().id()).contains(h.task().withLease(null));
+      assertThat(store.history(h.task().id())).as(h.task().id()).isEqualTo(h.history());
+    }
+    assertThat(ids(TaskQuery.all(100)))
+        .containsExactly("r-done", "r-held", "r-paused", "r-run", "r-sleep");
+    assertThat(store.counts()).contains(
+        new TaskCount("refund", "end", TaskStatus.COMPLETED, 1),
+        new TaskCount("order", "pack", TaskStatus.RUNNABLE, 2));
+  }
+
+  @Test
+  void restoredTasksAreClaimedByTheirDueAndTheirHistoriesGrowFromWhereTheyEnded() {
+    store.restore(restorable());
+    reopen();
+
+    assertThat(store.nextDue()).contains(T0.minusSeconds(40));
+    List<Task> first = store.claim("r1", 10, T0, Duration.ofMinutes(5));
+    assertThat(first).extracting(Task::id).containsExactly("r-held", "r-run");
+    assertThat(store.claim("r1", 10, T0.plusSeconds(60), LEASE)).extracting(Task::id)
+        .containsExactly("r-sleep");
+    Task run = first.get(1);
+    store.record("r1", moved(run, "ship", T0.plusSeconds(1), "r1", null));
+    reopen();
+    assertThat(store.history("r-run")).extracting(Transition::to)
+        .containsExactly("pack", "pack", "ship");
+  }
+
+  @Test
+  void aRestoreWithATakenOrRepeatedIdWritesNothing() {
+    store.create(List.of(runnable("r-sleep", T0)));
+    List<TaskHistory> given = restorable();
+    assertThatThrownBy(() -> store.restore(given)).isInstanceOf(TaskExistsException.class)
+        .satisfies(e -> assertThat(((TaskExistsException) e).id()).isEqualTo("r-sleep"));
+    TaskHistory twice = given.get(0);
+    assertThatThrownBy(() -> store.restore(List.of(given.get(3), twice, twice)))
+        .isInstanceOf(TaskExistsException.class)
+        .satisfies(e -> assertThat(((TaskExistsException) e).id()).isEqualTo("r-run"));
+    reopen();
+
+    assertThat(ids(TaskQuery.all(100))).containsExactly("r-sleep");
+    assertThat(store.history("r-sleep")).isEmpty();
+    store.restore(List.of());
+    assertThat(ids(TaskQuery.all(100))).containsExactly("r-sleep");
+  }
+
+  @Test
+  void restoredTerminalTasksArePurgedAndAPurgedIdCanBeRestored() {
+    store.restore(restorable());
+    assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ofDays(1))))).isEqualTo(1);
+    assertThat(store.get("r-done")).isEmpty();
+    TaskHistory again = restorable().get(3);
+    store.restore(List.of(again));
+    reopen();
+    assertThat(store.get("r-done")).contains(again.task());
+    assertThat(store.history("r-done")).isEqualTo(again.history());
   }
 }

@@ -13,6 +13,7 @@ import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.checkpoint.Checkpoint;
+import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.checkpoint.CheckpointReport;
 import dev.fsm.store.embedded.checkpoint.Checkpoints;
 import dev.fsm.store.embedded.index.IndexFlusher;
@@ -33,6 +34,7 @@ import dev.fsm.task.AfterStep;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -164,6 +166,24 @@ public final class EmbeddedStore implements Store {
       }
       return tasks.isEmpty() ? Pending.unchanged(null)
           : gate.commit(null, records.created(tasks));
+    });
+  }
+
+  /** One journal record holds the whole batch, so a crash keeps all of it or none. */
+  @Override
+  public void restore(List<TaskHistory> tasks) {
+    durably(() -> {
+      Set<String> ids = new HashSet<>();
+      List<StoreEvent.Restored> restored = new ArrayList<>(tasks.size());
+      for (TaskHistory h : tasks) {
+        String id = h.task().id();
+        if (index.contains(id) || !ids.add(id)) {
+          throw new TaskExistsException(id);
+        }
+        restored.add(new StoreEvent.Restored(h.task().withLease(null), h.history()));
+      }
+      return tasks.isEmpty() ? Pending.unchanged(null)
+          : gate.commit(null, records.imported(restored));
     });
   }
 

@@ -15,6 +15,7 @@ import dev.fsm.task.AfterStep;
 import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.time.Duration;
@@ -77,6 +78,25 @@ public final class InMemoryStore implements Store {
       for (Task t : batch) {
         tasks.put(t.id(), t);
         histories.put(t.id(), new ArrayList<>());
+        index(t);
+      }
+    }
+  }
+
+  @Override
+  public void restore(List<TaskHistory> batch) {
+    synchronized (lock) {
+      ensureOpen();
+      Set<String> ids = new HashSet<>();
+      for (TaskHistory h : batch) {
+        if (tasks.containsKey(h.task().id()) || !ids.add(h.task().id())) {
+          throw new TaskExistsException(h.task().id());
+        }
+      }
+      for (TaskHistory h : batch) {
+        Task t = h.task().withLease(null);
+        tasks.put(t.id(), t);
+        histories.put(t.id(), new ArrayList<>(h.history()));
         index(t);
       }
     }

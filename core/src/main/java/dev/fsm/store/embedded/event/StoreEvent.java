@@ -53,6 +53,16 @@ public sealed interface StoreEvent {
     }
   }
 
+  /**
+   * Tasks were imported from another store, all together, each as {@link Restored} holds one:
+   * its snapshot (without a lease) and its whole history. Only ever in the journal.
+   */
+  record Imported(List<Restored> tasks) implements StoreEvent {
+    public Imported {
+      tasks = List.copyOf(tasks);
+    }
+  }
+
   /** A machine version was registered. */
   record Registered(MachineVersion version) implements StoreEvent {}
 }

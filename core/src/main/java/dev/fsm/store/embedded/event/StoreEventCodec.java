@@ -34,6 +34,8 @@ public final class StoreEventCodec {
   private static final int RESTORED = 5;
   /** Added with purge; a store of an earlier fsm never wrote one, so FORMAT stays 1. */
   private static final int PURGED = 6;
+  /** Added with import; like PURGED, a new kind in the same format, so FORMAT stays. */
+  private static final int IMPORTED = 7;
 
   /** Status codes on disk, fixed here rather than taken from enum order. */
   private static final TaskStatus[] STATUS_CODES = {
@@ -56,10 +58,11 @@ public final class StoreEventCodec {
       w.writeVarLong(c.historyIndex());
     } else if (event instanceof StoreEvent.Restored r) {
       w.writeByte(RESTORED);
-      writeTask(w, r.task());
-      w.writeVarLong(r.history().size());
-      for (Transition t : r.history()) {
-        writeTransition(w, t);
+      writeRestored(w, r);
+    } else if (event instanceof StoreEvent.Imported i) {
+      w.writeByte(IMPORTED).writeVarLong(i.tasks().size());
+      for (StoreEvent.Restored r : i.tasks()) {
+        writeRestored(w, r);
       }
     } else if (event instanceof StoreEvent.Leased l) {
       w.writeByte(LEASED);
@@ -98,6 +101,7 @@ public final class StoreEventCodec {
       case RESTORED -> readRestored(r, format);
       case LEASED -> new StoreEvent.Leased(readTasks(r, format));
       case PURGED -> readPurged(r);
+      case IMPORTED -> readImported(r, format);
       case REGISTERED -> new StoreEvent.Registered(new MachineVersion(r.readString(),
           r.readString(), r.readVarInt(), r.readInstant(), r.readString()));
       default -> throw new IllegalArgumentException("unknown store record kind " + kind);
@@ -137,6 +141,23 @@ public final class StoreEventCodec {
       history.add(readTransition(r));
     }
     return new StoreEvent.Restored(task, history);
+  }
+
+  private static void writeRestored(ByteWriter w, StoreEvent.Restored r) {
+    writeTask(w, r.task());
+    w.writeVarLong(r.history().size());
+    for (Transition t : r.history()) {
+      writeTransition(w, t);
+    }
+  }
+
+  private static StoreEvent.Imported readImported(ByteReader r, int format) {
+    int n = r.readVarInt();
+    List<StoreEvent.Restored> tasks = new ArrayList<>(Math.min(n, 1024));
+    for (int i = 0; i < n; i++) {
+      tasks.add(readRestored(r, format));
+    }
+    return new StoreEvent.Imported(tasks);
   }
 
   private static StoreEvent.Purged readPurged(ByteReader r) {

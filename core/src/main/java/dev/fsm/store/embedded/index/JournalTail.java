@@ -82,6 +82,14 @@ public final class JournalTail implements AutoCloseable {
       for (int place = 0; place < r.history().size(); place++) {
         addEntry(sequence, r.task().id(), place, r.history().get(place));
       }
+    } else if (event instanceof StoreEvent.Imported imported) {
+      for (int i = 0; i < imported.tasks().size(); i++) {
+        StoreEvent.Restored r = imported.tasks().get(i);
+        addTask(sequence, i, r.task(), r.history().size());
+        for (int place = 0; place < r.history().size(); place++) {
+          addEntry(sequence, r.task().id(), place, r.history().get(place));
+        }
+      }
     } else if (event instanceof StoreEvent.Purged p) {
       for (int i = 0; i < p.ids().size(); i++) {
         addPurge(sequence, i, p.ids().get(i));

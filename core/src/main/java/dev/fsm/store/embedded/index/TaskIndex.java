@@ -305,17 +305,24 @@ public final class TaskIndex implements AutoCloseable {
         recent.historyLength(id, Math.max(known.historyLength(), c.historyIndex() + 1));
       }
     } else if (event instanceof StoreEvent.Restored r) {
-      String id = r.task().id();
-      replace(r.task(), false, false);
-      for (int i = 0; i < r.history().size(); i++) {
-        history.put(id, i, r.history().get(i));
-      }
-      recent.forget(id);
+      restore(r);
+    } else if (event instanceof StoreEvent.Imported i) {
+      i.tasks().forEach(this::restore);
     } else if (event instanceof StoreEvent.Purged p) {
       p.ids().forEach(this::remove);
     } else if (event instanceof StoreEvent.Registered r) {
       versions.put(r);
     }
+  }
+
+  /** A task with its whole history, as a snapshot or an import holds it. */
+  private void restore(StoreEvent.Restored r) {
+    String id = r.task().id();
+    replace(r.task(), false, false);
+    for (int i = 0; i < r.history().size(); i++) {
+      history.put(id, i, r.history().get(i));
+    }
+    recent.forget(id);
   }
 
   /**

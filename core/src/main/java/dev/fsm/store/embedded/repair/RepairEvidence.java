@@ -69,6 +69,13 @@ final class RepairEvidence {
       of(c.task().id()).places.set(c.historyIndex());
     } else if (event instanceof StoreEvent.Restored r) {
       base(r.task().id(), r.history().size());
+    } else if (event instanceof StoreEvent.Imported i) {
+      // Created whole by this record, with every history place it holds.
+      for (StoreEvent.Restored r : i.tasks()) {
+        Of o = of(r.task().id());
+        o.created = true;
+        o.places.set(0, r.history().size());
+      }
     } else if (event instanceof StoreEvent.Purged p) {
       // Its life so far ended here; a later creation of the same id starts a new one.
       for (String id : p.ids()) {

@@ -137,6 +137,12 @@ final class RepairScan implements AutoCloseable {
       hinted.computeIfAbsent(r.task().id(), k -> new TreeSet<>());
       readAs = Optional.of("task " + r.task().id() + " with " + r.history().size()
           + " history entries");
+    } else if (event instanceof StoreEvent.Imported i) {
+      i.tasks().forEach(r -> hinted.computeIfAbsent(r.task().id(), k -> new TreeSet<>()));
+      int n = i.tasks().size();
+      readAs = Optional.of("the import of " + n + " task" + (n == 1 ? " " : "s ")
+          + i.tasks().stream().limit(3).map(r -> r.task().id()).collect(Collectors.joining(", "))
+          + (n > 3 ? ", ..." : ""));
     } else if (event instanceof StoreEvent.Purged p) {
       // The purge is lost, so these tasks are back as they were; the first few are named.
       int n = p.ids().size();

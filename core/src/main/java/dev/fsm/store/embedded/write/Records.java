@@ -51,6 +51,19 @@ public final class Records {
     return new Encoded(List.of(event), List.of(record));
   }
 
+  /** Restored tasks, leases dropped by the caller, in one record: all or none. */
+  public Encoded imported(List<StoreEvent.Restored> tasks) {
+    StoreEvent event = new StoreEvent.Imported(tasks);
+    byte[] record = StoreEventCodec.encode(event);
+    if (record.length > limit) {
+      throw tooLarge(tasks.size() == 1 ? "cannot import task `" + tasks.get(0).task().id() + "`"
+          : "cannot import these " + tasks.size() + " tasks at once", record.length,
+          tasks.size() == 1 ? "this task's history is too long to import in one piece"
+              : "import them in smaller batches");
+    }
+    return new Encoded(List.of(event), List.of(record));
+  }
+
   public Encoded purged(List<String> ids) {
     StoreEvent event = new StoreEvent.Purged(ids);
     byte[] record = StoreEventCodec.encode(event);

@@ -41,6 +41,12 @@ class StoreEventCodecTest {
         new StoreEvent.Restored(task("t4", TaskStatus.COMPLETED, "{}", null),
             List.of(ENTRY, new Transition(T.plusSeconds(1), "ship", "done", "end", 0, 0, "", ""))),
         new StoreEvent.Restored(task("t5", TaskStatus.RUNNABLE, "{}", null), List.of()),
+        new StoreEvent.Imported(List.of(
+            new StoreEvent.Restored(task("t6", TaskStatus.KILLED, "{\"n\":2.50}", null),
+                List.of(ENTRY, ENTRY)),
+            new StoreEvent.Restored(task("t7", TaskStatus.SLEEPING, "{}", null)
+                .withPausing(new Pausing(T, "ann", "")), List.of()))),
+        new StoreEvent.Imported(List.of()),
         new StoreEvent.Leased(List.of(task("t3", TaskStatus.FAULT, "{}",
             new Lease("r", Instant.ofEpochMilli(0))))),
         new StoreEvent.Registered(new MachineVersion("order", "0a1b2c3d4e5f", 2, T,
