@@ -13,6 +13,7 @@ import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.Transition;
 import java.time.Clock;
 import java.time.Duration;
@@ -109,6 +110,14 @@ public final class PgStore implements Store {
   public void create(List<Task> tasks) {
     ops.transaction("create tasks", c -> {
       writes.create(c, tasks);
+      return null;
+    });
+  }
+
+  @Override
+  public void restore(List<TaskHistory> tasks) {
+    ops.transaction("restore tasks", c -> {
+      writes.restore(c, tasks);
       return null;
     });
   }

@@ -8,6 +8,8 @@ import dev.fsm.task.Change;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
+import dev.fsm.task.Transition;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -86,6 +88,32 @@ final class PgWrites {
     }
     if (work) {
       notify(c, "work");
+    }
+  }
+
+  /**
+   * Writes tasks as another store held them, without their leases, each with its history in
+   * order, refusing taken ids as {@link #create} does; the caller's transaction makes it all or
+   * none.
+   */
+  void restore(Connection c, List<TaskHistory> tasks) throws SQLException {
+    create(c, tasks.stream().map(h -> h.task().withLease(null)).toList());
+    try (PreparedStatement s = c.prepareStatement("INSERT INTO " + tables.transition()
+        + " (task_id, machine, " + PgRows.TRANSITION_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?,"
+        + " ?, ?, ?)")) {
+      int rows = 0;
+      for (TaskHistory h : tasks) {
+        for (Transition e : h.history()) {
+          s.setString(1, h.task().id());
+          s.setString(2, h.task().machine());
+          PgRows.bindTransition(s, 3, e);
+          s.addBatch();
+          rows++;
+        }
+      }
+      if (rows > 0) {
+        s.executeBatch();
+      }
     }
   }
 
