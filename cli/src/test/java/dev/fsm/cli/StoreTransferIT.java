@@ -2,6 +2,7 @@ package dev.fsm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fsm.store.postgres.TestPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -97,6 +98,13 @@ class StoreTransferIT {
     assertThat(after.out()).isEqualTo(before.out());
     assertThat(before.out()).contains("killed", "paused", "sleeping", "waiting", "completed",
         "failed", "runnable", "Zoë ✓", "carrier down ✗", "hold on", "v3 (");
+
+    // From the embedded store to PostgreSQL: how a user moves, with the same bytes printed.
+    String pg = TestPostgres.server().freshUrl();
+    FsmJar.Result intoPg = ok("--store", pg, "store", "import", "dump.jsonl");
+    assertThat(intoPg.err()).startsWith("fsm: imported 4 machine versions, 9 tasks, ");
+    assertThat(shellOk(pg, views).out()).as("PostgreSQL prints what the embedded store printed")
+        .isEqualTo(before.out());
 
     // Again: every id is taken, so nothing is imported, then all are skipped.
     FsmJar.Result taken = FsmJar.run(dir, "--store", "s2", "store", "import", "dump.jsonl");
