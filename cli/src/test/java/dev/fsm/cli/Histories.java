@@ -1,7 +1,9 @@
 package dev.fsm.cli;
 
 import dev.fsm.store.TaskQuery;
-import dev.fsm.store.embedded.EmbeddedStore;
+import dev.fsm.access.StoreAccess;
+import dev.fsm.store.Store;
+import dev.fsm.store.StorePurpose;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.nio.file.Path;
@@ -12,7 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads every task and history of a closed embedded store in the test's own process, and says
+ * Reads every task and history of a store (a closed embedded one, or a database) in the test's
+ * own process, and says
  * whether a history is whole: the moves runners recorded chain from state to state along exactly
  * the expected path, none skipped and none recorded twice.
  */
@@ -23,10 +26,20 @@ final class Histories {
 
   private Histories() {}
 
-  /** Every task of the store, by id. The store must not be in use. */
+  /** Every task of the embedded store in this folder, by id. The store must not be in use. */
   static Map<String, Entry> read(Path store) {
+    return read(store.toString());
+  }
+
+  /**
+   * Every task of the store {@code --store} would name with {@code location} (a folder or a
+   * database URL), by id. An embedded store must not be in use.
+   */
+  static Map<String, Entry> read(String location) {
     Map<String, Entry> all = new LinkedHashMap<>();
-    try (EmbeddedStore s = EmbeddedStore.open(store)) {
+    StoreAccess access = StoreAccess.standard();
+    StoreAccess.Located at = access.locate(location, StorePurpose.READ, "test", false);
+    try (Store s = access.store(at, StorePurpose.READ, "test", notice -> { })) {
       Optional<String> after = Optional.empty();
       while (true) {
         List<Task> page = s.list(new TaskQuery(Optional.empty(), Optional.empty(),

@@ -84,7 +84,7 @@ class RunIT {
     FsmJar.Result run = ok("run", "--until-idle", "--workers", "2");
     assertThat(run.err()).contains("fsm run: done: ");
 
-    Map<String, Histories.Entry> tasks = Histories.read(dir.resolve("store"));
+    Map<String, Histories.Entry> tasks = Histories.read(storeAt());
     assertThat(tasks).containsOnlyKeys(ids);
     for (Histories.Entry e : tasks.values()) {
       assertThat(e.task().status().word()).isEqualTo("completed");
@@ -114,7 +114,7 @@ class RunIT {
     JsonNode done = json("show", id);
     assertThat(done.get("state").asText()).isEqualTo("delivered");
     assertThat(done.get("status").asText()).isEqualTo("completed");
-    assertThat(Histories.problem(Histories.read(dir.resolve("store")).get(id).history(),
+    assertThat(Histories.problem(Histories.read(storeAt()).get(id).history(),
         List.of("pay", "ship", "await_signature"))).isEmpty();
   }
 
@@ -501,7 +501,7 @@ class RunIT {
 
   private FsmProcess runInBackground(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--store", "store"));
+    all.addAll(List.of("--store", store()));
     FsmProcess p = FsmProcess.start(dir, all.toArray(String[]::new));
     background.add(p);
     return p.awaitServing();
@@ -520,16 +520,26 @@ class RunIT {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
+  /** The store the test runs on, as --store names it; a subclass runs the tests on another. */
+  String store() {
+    return "store";
+  }
+
+  /** The store as {@link Histories#read(String)} takes it: its folder under the test's. */
+  String storeAt() {
+    return dir.resolve(store()).toString();
+  }
+
   private FsmJar.Result fsm(String... args) {
-    return new StoreCommands(dir, "store").run(args);
+    return new StoreCommands(dir, store()).run(args);
   }
 
   private FsmJar.Result ok(String... args) {
-    return new StoreCommands(dir, "store").ok(args);
+    return new StoreCommands(dir, store()).ok(args);
   }
 
   private JsonNode json(String... args) throws IOException {
-    return new StoreCommands(dir, "store").json(args);
+    return new StoreCommands(dir, store()).json(args);
   }
 
   /** Where {@link #LONG_SCRIPT} writes its pid: relative to the machines folder. */
