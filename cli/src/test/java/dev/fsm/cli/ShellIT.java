@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +36,7 @@ class ShellIT {
           rejected: {final: failed}
         """);
     for (String id : List.of("alpha-1", "alpha-2", "beta-1")) {
-      assertThat(FsmJar.run(dir, "start", "approval", "--id", id).exit()).isZero();
+      assertThat(FsmJar.run(dir, env(), "start", "approval", "--id", id).exit()).isZero();
     }
   }
 
@@ -87,20 +88,22 @@ class ShellIT {
   @Test
   void watchPrintsCountsAndTailStreamsJsonLines() throws Exception {
     // The approval tasks wait for a signal: they show and select as waiting, not runnable.
-    FsmJar.Result watch = FsmJar.run(dir, "watch", "--count", "1", "--status", "waiting");
+    FsmJar.Result watch = FsmJar.run(dir, env(), "watch", "--count", "1", "--status", "waiting");
     assertThat(watch.exit()).isZero();
     assertThat(watch.out()).contains("3 waiting").contains("DUE/UPDATED").contains("beta-1")
         .doesNotContain("\u001b");
-    assertThat(FsmJar.run(dir, "watch", "--count", "1", "--status", "runnable").out())
+    assertThat(FsmJar.run(dir, env(), "watch", "--count", "1", "--status", "runnable").out())
         .contains("none").doesNotContain("beta-1");
-    Process tail = new ProcessBuilder(JarCommand.of(List.of("tail",
-        "--output", "json", "--interval", "100ms"))).directory(dir.toFile()).start();
+    ProcessBuilder tailing = new ProcessBuilder(JarCommand.of(List.of("tail",
+        "--output", "json", "--interval", "100ms"))).directory(dir.toFile());
+    tailing.environment().putAll(env());
+    Process tail = tailing.start();
     try {
       BufferedReader err = new BufferedReader(new InputStreamReader(tail.getErrorStream(),
           StandardCharsets.UTF_8));
       assertThat(lineWithin(err)).as("tail says when it follows")
           .startsWith("fsm tail: following");
-      assertThat(FsmJar.run(dir, "signal", "alpha-1", "approve").exit()).isZero();
+      assertThat(FsmJar.run(dir, env(), "signal", "alpha-1", "approve").exit()).isZero();
       String line = lineWithin(new BufferedReader(new InputStreamReader(tail.getInputStream(),
           StandardCharsets.UTF_8)));
       assertThat(line).startsWith("{\"task\":\"alpha-1\",\"machine\":\"approval\"")
@@ -132,6 +135,7 @@ class ShellIT {
         .directory(dir.toFile()).redirectInput(in.toFile()).redirectOutput(out.toFile())
         .redirectError(err.toFile());
     pb.environment().remove("NO_COLOR");
+    pb.environment().putAll(env());
     Process p = pb.start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     return new FsmJar.Result(p.exitValue(), Files.readString(out), Files.readString(err));
@@ -141,10 +145,16 @@ class ShellIT {
     ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile())
         .redirectError(ProcessBuilder.Redirect.INHERIT);
     pb.environment().put("PATH", bin + File.pathSeparator + System.getenv("PATH"));
+    pb.environment().putAll(env());
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     return out;
+  }
+
+  /** The environment of every fsm the test runs: a subclass names another store in it. */
+  Map<String, String> env() {
+    return Map.of();
   }
 
   private static String java() {

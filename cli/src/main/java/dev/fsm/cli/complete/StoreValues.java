@@ -8,6 +8,7 @@ import dev.fsm.model.Machine;
 import dev.fsm.model.State;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.StoreLocation;
 import dev.fsm.task.Task;
 import dev.fsm.validate.Validator;
 import dev.fsm.yaml.MachineReader;
@@ -136,7 +137,13 @@ public final class StoreValues implements Values {
   }
 
   private <T> List<T> ask(Function<Operations, List<T>> question) {
-    if (!Files.isDirectory(Path.of(global.store()))) {
+    // A missing store folder offers nothing at once; a database is asked (it says if missing).
+    try {
+      if (StoreLocation.parse(global.store()) instanceof StoreLocation.Folder folder
+          && !Files.isDirectory(folder.path())) {
+        return List.of();
+      }
+    } catch (RuntimeException e) {
       return List.of();
     }
     try (Operations control = TaskAccess.open(global, "fsm completion", false)) {
