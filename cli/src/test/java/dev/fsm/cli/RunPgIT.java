@@ -24,6 +24,11 @@ class RunPgIT extends RunIT {
   }
 
   @Override
+  boolean leasesEndWithTheOwner() {
+    return false;
+  }
+
+  @Override
   void anAtMostOnceStateInterruptedByACrashGoesToFaultAndRunsAgainWhenWoken() {}
 
   @Override
