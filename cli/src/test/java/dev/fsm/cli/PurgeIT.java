@@ -7,10 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -277,36 +275,16 @@ class PurgeIT {
         finished = made;
       }
     }
-    copyTree(finished.resolve("store"), dir.resolve("store"));
+    Trees.copy(finished.resolve("store"), dir.resolve("store"));
     return FINISHED;
   }
 
   @AfterAll
   static void dropFinishedStore() throws IOException {
     if (finished != null) {
-      deleteTree(finished);
+      Trees.delete(finished);
       finished = null;
     }
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> all = Files.walk(from)) {
-      for (Path p : all.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-        }
-      }
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
-  }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,7 +98,7 @@ class RunIT {
   @Test
   void theExampleOrderRunsItsScriptsStopsAtTheSignatureAndASignalCompletesIt()
       throws IOException {
-    copyTree(FsmJar.repo().resolve("machines"), dir.resolve("machines"));
+    Trees.copy(FsmJar.repo().resolve("machines"), dir.resolve("machines"));
     String id = ok("start", "order", "--context", "{\"amount\": 49.90, \"address\": \"1 Main St\"}")
         .out().strip();
 
@@ -570,19 +569,6 @@ class RunIT {
       return state != 'Z' && state != 'X';
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> all = Files.walk(from)) {
-      for (Path p : all.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-        }
-      }
     }
   }
 }
