@@ -57,14 +57,15 @@ class ExhaustedIT {
 
     assertThat(Files.readAllLines(dir.resolve("machines/runs.txt")))
         .as("the action ran exactly max_errors times").containsExactly("1", "2", "3");
-    JsonNode task = json("show", id);
+    List<JsonNode> seen = commands().jsonEach(List.of("show", id), List.of("history", id));
+    JsonNode task = seen.get(0);
     assertThat(task.get("state").asText()).isEqualTo("manual_review");
     // manual_review waits for a signal, so it shows as waiting (runnable for the command table).
     assertThat(task.get("status").asText()).isEqualTo("waiting");
     assertThat(task.get("errors")).as("cleared as on any transition").isEmpty();
 
     List<String> rows = new ArrayList<>();
-    for (JsonNode e : json("history", id)) {
+    for (JsonNode e : seen.get(1)) {
       rows.add(e.get("from").asText() + " " + e.get("event").asText() + " " + e.get("to").asText()
           + " #" + e.get("attempt").asInt() + ": " + e.get("reason").asText());
     }
@@ -82,8 +83,9 @@ class ExhaustedIT {
     assertThat(reserved.err().strip()).isEqualTo("fsm: event `exhausted` is reserved: the retry"
         + " policy of a state that runs an action fires it when it gives up; signal another"
         + " event");
-    ok("signal", id, "done");
-    assertThat(json("show", id).get("status").asText()).isEqualTo("failed");
+    List<JsonNode> signalled = commands().jsonEach(List.of("signal", id, "done"),
+        List.of("show", id));
+    assertThat(signalled.get(1).get("status").asText()).isEqualTo("failed");
   }
 
   @Test

@@ -33,6 +33,11 @@ final class FsmJar {
   }
 
   static Result run(Path dir, Map<String, String> env, String... args) {
+    return run(dir, env, Path.of("/dev/null"), args);
+  }
+
+  /** The same with stdin read from a file, as {@code fsm ARGS < FILE} would. */
+  static Result run(Path dir, Map<String, String> env, Path stdin, String... args) {
     List<String> command = JarCommand.of(List.of(args), env);
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().remove("NO_COLOR");
@@ -43,7 +48,7 @@ final class FsmJar {
       Path out = Files.createTempFile("fsm-out", ".txt");
       Path err = Files.createTempFile("fsm-err", ".txt");
       pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(
-          ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+          ProcessBuilder.Redirect.from(stdin.toFile()));
       Process p = pb.start();
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();

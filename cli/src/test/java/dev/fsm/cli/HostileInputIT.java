@@ -139,8 +139,9 @@ class HostileInputIT {
     assertThat(line.exit()).isEqualTo(1);
     assertThat(line.err()).startsWith("far.jsonl:2: " + RANGE + "\n");
     // The refused sleep left the task as it was.
-    assertThat(fsm.json("show", "d1").get("status").asText()).isEqualTo("waiting");
-    assertThat(fsm.json("show", "d1").get("due").isNull()).isTrue();
+    JsonNode untouched = fsm.json("show", "d1");
+    assertThat(untouched.get("status").asText()).isEqualTo("waiting");
+    assertThat(untouched.get("due").isNull()).isTrue();
   }
 
   @Test

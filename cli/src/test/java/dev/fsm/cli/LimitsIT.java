@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,10 +61,12 @@ class LimitsIT {
         """);
     executable("machines/scripts/work.sh", WORK);
     assertThat(FsmJar.run(dir, "validate").exit()).isZero();
+    List<List<String>> starts = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      ok("start", "cap");
-      ok("start", "staged");
+      starts.add(List.of("start", "cap"));
+      starts.add(List.of("start", "staged"));
     }
+    new StoreCommands(dir, "store").jsonEach(starts);
     FsmJar.Result run = ok("run", "--workers", "4", "--until-idle");
     assertThat(run.err()).contains("0 errors");
     Map<String, Integer> most = mostAtOnce(Files.readAllLines(dir.resolve("machines/events.log")));
@@ -87,9 +90,7 @@ class LimitsIT {
           done: {final: completed}
         """);
     executable("machines/scripts/work.sh", WORK);
-    for (int i = 0; i < 4; i++) {
-      ok("start", "one");
-    }
+    new StoreCommands(dir, "store").jsonEach(Collections.nCopies(4, List.of("start", "one")));
     ok("run", "--workers", "4", "--until-idle");
     List<String> events = Files.readAllLines(dir.resolve("machines/events.log"));
     assertThat(events).hasSize(8);
@@ -110,9 +111,7 @@ class LimitsIT {
         """);
     executable("machines/scripts/flaky.sh", FLAKY);
     write("machines/broken", "");
-    for (int i = 0; i < 3; i++) {
-      ok("start", "flaky");
-    }
+    new StoreCommands(dir, "store").jsonEach(Collections.nCopies(3, List.of("start", "flaky")));
     // Before any runner: the machine has a breaker, and nothing opened it.
     assertThat(ok("machines").out()).contains("breaker of `flaky`: closed");
     try (FsmProcess runner = FsmProcess.start(dir, "run", "--workers", "2", "--store",
@@ -124,14 +123,16 @@ class LimitsIT {
       assertThat(ok("machines").out()).containsPattern(
           "breaker of `flaky`: (open until .* \\(100% of 3 attempts\\)|half-open: probing)");
       assertThat(ok("stats", "flaky").out()).contains("breaker of `flaky`: ");
-      JsonNode shown = json("machines").get(0).get("breaker");
+      List<JsonNode> open = new StoreCommands(dir, "store").jsonEach(List.of(
+          List.of("machines"), List.of("stats", "flaky"), List.of("ls")));
+      JsonNode shown = open.get(0).get(0).get("breaker");
       assertThat(shown.get("state").asText()).isIn("open", "half-open");
       assertThat(shown.get("attempts").asInt()).isEqualTo(3);
       assertThat(shown.get("error_rate").asDouble()).isEqualTo(1.0);
-      assertThat(json("stats", "flaky").get(0).get("breaker").get("state").asText())
+      assertThat(open.get(1).get(0).get("breaker").get("state").asText())
           .isIn("open", "half-open");
       // The waiting tasks are not errors: no task failed, none holds more than its errors.
-      for (JsonNode t : json("ls")) {
+      for (JsonNode t : open.get(2)) {
         assertThat(t.get("status").asText()).isIn("runnable", "sleeping");
       }
       runner.terminate();
@@ -164,8 +165,12 @@ class LimitsIT {
     // Every run of the program is one attempt in a history, and nothing else is: waiting
     // behind the open breaker spent no retry and recorded no error.
     int attempts = 0;
+    List<List<String>> histories = new ArrayList<>();
     for (JsonNode t : json("ls")) {
-      for (JsonNode e : json("history", t.get("id").asText())) {
+      histories.add(List.of("history", t.get("id").asText()));
+    }
+    for (JsonNode history : new StoreCommands(dir, "store").jsonEach(histories)) {
+      for (JsonNode e : history) {
         String event = e.get("event").asText();
         attempts += event.equals("error") || event.equals("ok") ? 1 : 0;
       }

@@ -97,12 +97,14 @@ class ListingIT {
   }
 
   @Test
-  void lsListsOldestFirstByCreationSortsReversesAndCountsWhatTheLimitCut() {
+  void lsListsOldestFirstByCreationSortsReversesAndCountsWhatTheLimitCut() throws IOException {
     // Given ids that sort against their creation order.
+    List<List<String>> given = new ArrayList<>();
     for (String id : List.of("zulu", "alpha", "mike", "bravo")) {
-      store().ok("start", "sign", "--id", id);
+      given.add(List.of("start", "sign", "--id", id));
     }
-    store().ok("signal", "alpha", "yes");
+    given.add(List.of("signal", "alpha", "yes"));
+    store().jsonEach(given);
 
     assertThat(ids(store().ok("ls").out())).containsExactly("zulu", "alpha", "mike", "bravo");
     assertThat(ids(store().ok("ls", "--reverse").out()))

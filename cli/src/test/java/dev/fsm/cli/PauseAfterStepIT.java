@@ -123,10 +123,18 @@ class PauseAfterStepIT {
     });
   }
 
-  private List<String> events(String id) throws IOException {
+  /** A task's {@code show} and its history's events, asked in one shell. */
+  private record Seen(JsonNode task, List<String> events) {
+    String stateAndStatus() {
+      return task.get("state").asText() + " " + task.get("status").asText();
+    }
+  }
+
+  private Seen seen(String id) throws IOException {
+    List<JsonNode> both = fsm().jsonEach(List.of(List.of("show", id), List.of("history", id)));
     List<String> events = new ArrayList<>();
-    fsm().json("history", id).forEach(e -> events.add(e.get("event").asText()));
-    return events;
+    both.get(1).forEach(e -> events.add(e.get("event").asText()));
+    return new Seen(both.get(0), events);
   }
 
   @Test
@@ -147,16 +155,19 @@ class PauseAfterStepIT {
     assertThat(shown).contains("status    runnable, pausing\n")
         .containsPattern("pausing   after the running step \\(pause --after-step by user:\\S+"
             + " at [-0-9]+ [:0-9]+: deploy\\)");
-    JsonNode pausing = fsm().json("show", "a-1").get("pausing");
+    JsonNode asked = fsm().json("show", "a-1");
+    JsonNode pausing = asked.get("pausing");
     assertThat(pausing.get("by").asText()).startsWith("user:");
     assertThat(pausing.get("reason").asText()).isEqualTo("deploy");
-    assertThat(stateAndStatus("a-1")).isEqualTo("step runnable");
+    assertThat(asked.get("state").asText() + " " + asked.get("status").asText())
+        .isEqualTo("step runnable");
 
     letFinish("a-1");
     awaitStatus("a-1", "next paused");
-    JsonNode task = fsm().json("show", "a-1");
+    Seen paused = seen("a-1");
+    JsonNode task = paused.task();
     assertThat(task.get("pausing").isNull()).isTrue();
-    assertThat(events("a-1"))
+    assertThat(paused.events())
         .containsExactly("pause --after-step", "pause --after-step", "ok", "pause");
     JsonNode history = task.get("history");
     JsonNode pause = history.get(3);
@@ -188,8 +199,9 @@ class PauseAfterStepIT {
     fsm().ok("send", "a-2", "pause", "--after-step");
     letFinish("a-2");
     awaitStatus("a-2", "done completed");
-    assertThat(events("a-2")).containsExactly("pause --after-step", "ok");
-    assertThat(fsm().json("show", "a-2").get("pausing").isNull()).isTrue();
+    Seen done = seen("a-2");
+    assertThat(done.events()).containsExactly("pause --after-step", "ok");
+    assertThat(done.task().get("pausing").isNull()).isTrue();
   }
 
   @Test
@@ -201,10 +213,11 @@ class PauseAfterStepIT {
     fsm().ok("send", "a-3", "pause", "--after-step", "--reason", "look at it");
     letFinish("a-3");
     awaitStatus("a-3", "step paused");
-    JsonNode task = fsm().json("show", "a-3");
+    Seen paused = seen("a-3");
+    JsonNode task = paused.task();
     assertThat(task.get("due").isNull()).isTrue();
     assertThat(task.get("errors").get(0).get("message").asText()).startsWith("carrier down");
-    assertThat(events("a-3")).containsExactly("pause --after-step", "error", "pause");
+    assertThat(paused.events()).containsExactly("pause --after-step", "error", "pause");
   }
 
   @Test
@@ -221,8 +234,9 @@ class PauseAfterStepIT {
 
     runner();
     awaitStatus("a-4", "step paused");
-    assertThat(events("a-4")).containsExactly("pause --after-step", "pause");
-    assertThat(fsm().json("show", "a-4").get("history").get(1).get("reason").asText())
+    Seen paused = seen("a-4");
+    assertThat(paused.events()).containsExactly("pause --after-step", "pause");
+    assertThat(paused.task().get("history").get(1).get("reason").asText())
         .isEqualTo("deploy");
     assertThat(attempts("a-4")).as("the action ran once, before the kill").hasSize(1);
   }
@@ -230,12 +244,12 @@ class PauseAfterStepIT {
   @Test
   void runCancelsAPendingPauseAndAPlainPauseActsAtOnce() throws IOException {
     runner();
-    fsm().ok("start", "work", "--id", "a-5");
-    fsm().ok("start", "work", "--id", "a-6");
+    fsm().jsonEach(List.of(List.of("start", "work", "--id", "a-5"),
+        List.of("start", "work", "--id", "a-6")));
     awaitRunning("a-5");
     awaitRunning("a-6");
-    fsm().ok("send", "a-5", "pause", "--after-step");
-    fsm().ok("send", "a-6", "pause", "--after-step");
+    fsm().jsonEach(List.of(List.of("send", "a-5", "pause", "--after-step"),
+        List.of("send", "a-6", "pause", "--after-step")));
 
     assertThat(fsm().ok("send", "a-5", "run").out()).isEqualTo("a-5: run sent; still runnable\n");
     assertThat(fsm().json("show", "a-5").get("pausing").isNull()).isTrue();
@@ -244,8 +258,9 @@ class PauseAfterStepIT {
 
     assertThat(fsm().ok("send", "a-6", "pause").out())
         .isEqualTo("a-6: pause sent; runnable -> paused\n");
-    assertThat(stateAndStatus("a-6")).isEqualTo("step paused");
-    assertThat(events("a-6")).containsExactly("pause --after-step", "pause");
+    Seen paused = seen("a-6");
+    assertThat(paused.stateAndStatus()).isEqualTo("step paused");
+    assertThat(paused.events()).containsExactly("pause --after-step", "pause");
 
     FsmJar.Result usage = fsm().run("send", "a-6", "kill", "--after-step");
     assertThat(usage.exit()).isEqualTo(2);

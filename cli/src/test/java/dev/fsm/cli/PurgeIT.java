@@ -1,5 +1,6 @@
 package dev.fsm.cli;
 
+import static dev.fsm.cli.StoreCommands.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 class PurgeIT {
 
   private static final Duration BOUND = Duration.ofSeconds(60);
+  private static final int FINISHED = 25_000;
+
+  /** The folder holding the store {@link #finishedStore} copies, once made. */
+  private static Path finished;
 
   @TempDir Path dir;
 
@@ -56,14 +62,13 @@ class PurgeIT {
   }
 
   /** Three completed tasks, one killed and one left runnable. */
-  private void finishedAndNot() {
-    for (String id : List.of("o1", "o2", "o3")) {
-      fsm.ok("start", "order", "--id", id);
-    }
+  private void finishedAndNot() throws IOException {
+    fsm.jsonEach(verb("start", "order", "--id", "o1"), verb("start", "order", "--id", "o2"),
+        verb("start", "order", "--id", "o3"));
     fsm.ok("run", "--until-idle");
-    fsm.ok("start", "order", "--id", "k1");
-    fsm.ok("send", "k1", "kill", "--reason", "wrong customer");
-    fsm.ok("start", "order", "--id", "r1");
+    fsm.jsonEach(verb("start", "order", "--id", "k1"),
+        verb("send", "k1", "kill", "--reason", "wrong customer"),
+        verb("start", "order", "--id", "r1"));
   }
 
   @Test
@@ -78,8 +83,10 @@ class PurgeIT {
     assertThat(dry.out()).startsWith("purge (dry run): 4 tasks would be deleted, terminal for"
         + " more than 0s; nothing was changed\n").containsPattern("order +completed +3\n")
         .containsPattern("order +killed +1\n");
-    assertThat(count()).isEqualTo(5);
-    JsonNode dryJson = fsm.json("purge", "--older-than", "0s", "--dry-run");
+    List<JsonNode> counted = fsm.jsonEach(verb("ls", "--limit", "100000"),
+        verb("purge", "--older-than", "0s", "--dry-run"));
+    assertThat(counted.get(0).size()).isEqualTo(5);
+    JsonNode dryJson = counted.get(1);
     assertThat(dryJson.get("dry_run").asBoolean()).isTrue();
     assertThat(dryJson.get("purged").asLong()).isEqualTo(4);
     assertThat(dryJson.get("by_machine").toString()).isEqualTo("[{\"machine\":\"order\","
@@ -89,15 +96,19 @@ class PurgeIT {
     FsmJar.Result killed = fsm.ok("purge", "--older-than", "0s", "--status", "killed");
     assertThat(killed.out()).startsWith("purged 1 task, terminal for more than 0s; the store"
         + " gives their space back at its next checkpoint\n");
-    assertThat(fsm.run("show", "k1").exit()).isEqualTo(1);
-    assertThat(fsm.run("show", "k1").err()).contains("no task `k1`");
-    assertThat(count("--status", "completed")).isEqualTo(3);
+    FsmJar.Result gone = fsm.run("show", "k1");
+    assertThat(gone.exit()).isEqualTo(1);
+    assertThat(gone.err()).contains("no task `k1`");
 
-    JsonNode all = fsm.json("purge", "--older-than", "0s", "--machine", "order");
+    List<JsonNode> purged = fsm.jsonEach(verb("ls", "--limit", "100000", "--status", "completed"),
+        verb("purge", "--older-than", "0s", "--machine", "order"), verb("ls"),
+        verb("ls", "--limit", "100000"));
+    assertThat(purged.get(0).size()).isEqualTo(3);
+    JsonNode all = purged.get(1);
     assertThat(all.get("purged").asLong()).isEqualTo(3);
     assertThat(all.get("batches").asInt()).isPositive();
-    assertThat(fsm.json("ls").get(0).get("id").asText()).isEqualTo("r1");
-    assertThat(count()).isEqualTo(1);
+    assertThat(purged.get(2).get(0).get("id").asText()).isEqualTo("r1");
+    assertThat(purged.get(3).size()).isEqualTo(1);
     assertThat(fsm.run("history", "o1").exit()).isEqualTo(1);
     assertThat(fsm.ok("stats").out()).contains("1 runnable").doesNotContain("completed");
     assertThat(fsm.ok("machines").out()).containsPattern("order +v1 \\S+ \\(newest\\) +\\S+ \\S+ +1"
@@ -109,12 +120,13 @@ class PurgeIT {
     fsm.ok("run", "--until-idle");
     assertThat(fsm.json("history", "o1").size()).isEqualTo(1);
     assertThat(fsm.ok("store", "rebuild").out()).contains("rebuilt");
-    assertThat(fsm.json("history", "o1").size()).isEqualTo(1);
-    assertThat(count()).isEqualTo(2);
+    List<JsonNode> rebuilt = fsm.jsonEach(verb("history", "o1"), verb("ls", "--limit", "100000"));
+    assertThat(rebuilt.get(0).size()).isEqualTo(1);
+    assertThat(rebuilt.get(1).size()).isEqualTo(2);
   }
 
   @Test
-  void badOptionsAreUsageErrorsNamingTheOption() {
+  void badOptionsAreUsageErrorsNamingTheOption() throws IOException {
     finishedAndNot();
     FsmJar.Result runnable = fsm.run("purge", "--older-than", "1d", "--status", "runnable");
     assertThat(runnable.exit()).isEqualTo(2);
@@ -180,10 +192,7 @@ class PurgeIT {
 
   @Test
   void aPurgeKilledMidwayLeavesEveryTaskWholeOrGoneAndACleanStore() throws Exception {
-    int tasks = 25_000;
-    Process fill = fixture("finished", "store", Integer.toString(tasks));
-    assertThat(fill.waitFor(120, TimeUnit.SECONDS)).isTrue();
-    assertThat(fill.exitValue()).isZero();
+    int tasks = finishedStore();
     long before = journalBytes();
     try (FsmProcess purge = FsmProcess.start(dir, "purge", "--older-than", "1d", "--store",
         "store")) {
@@ -210,10 +219,7 @@ class PurgeIT {
 
   @Test
   void aRunnerKilledWhileItPurgesForAClientLeavesEveryTaskWholeOrGone() throws Exception {
-    int tasks = 25_000;
-    Process fill = fixture("finished", "store", Integer.toString(tasks));
-    assertThat(fill.waitFor(120, TimeUnit.SECONDS)).isTrue();
-    assertThat(fill.exitValue()).isZero();
+    int tasks = finishedStore();
     FsmProcess runner = FsmProcess.start(dir, "run", "--store", "store").awaitServing();
     processes.add(runner);
     long before = journalBytes();
@@ -252,13 +258,33 @@ class PurgeIT {
     }
   }
 
-  private Process fixture(String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), StoreFixture.class.getName()));
-    for (int i = 0; i < args.length; i++) {
-      command.add(i == 1 ? dir.resolve(args[i]).toString() : args[i]);
+  /**
+   * Puts a copy of a store of {@link #FINISHED} completed tasks at {@code store}: the fixture
+   * fills one the first time (some seconds on a busy machine), then each test gets a copy.
+   */
+  private int finishedStore() throws Exception {
+    synchronized (PurgeIT.class) {
+      if (finished == null) {
+        Path made = Files.createTempDirectory("purge-it-");
+        Process fill = new ProcessBuilder(JarCommand.java(), "-cp",
+            System.getProperty("java.class.path"), StoreFixture.class.getName(), "finished",
+            made.resolve("store").toString(), Integer.toString(FINISHED))
+            .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        assertThat(fill.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(fill.exitValue()).isZero();
+        finished = made;
+      }
     }
-    return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Trees.copy(finished.resolve("store"), dir.resolve("store"));
+    return FINISHED;
   }
+
+  @AfterAll
+  static void dropFinishedStore() throws IOException {
+    if (finished != null) {
+      Trees.delete(finished);
+      finished = null;
+    }
+  }
+
 }

@@ -90,9 +90,8 @@ class RedriveIT {
   @Test
   void bulkRedriveCountsOnADryRunThenChangesTheFailedTasks() throws IOException {
     Files.createFile(dir.resolve("machines/db-down"));
-    for (String id : List.of("b-1", "b-2", "b-3")) {
-      fsm().ok("start", "payment", "--id", id);
-    }
+    fsm().jsonEach(List.of("start", "payment", "--id", "b-1"),
+        List.of("start", "payment", "--id", "b-2"), List.of("start", "payment", "--id", "b-3"));
     fsm().ok("run", "--until-idle");
     fsm().ok("start", "payment", "--id", "b-4");
 
@@ -110,8 +109,11 @@ class RedriveIT {
 
     Files.delete(dir.resolve("machines/db-down"));
     fsm().ok("run", "--until-idle");
-    for (String id : List.of("b-1", "b-2", "b-3", "b-4")) {
-      assertThat(status(id)).as(id).isEqualTo("done completed");
+    List<String> ids = List.of("b-1", "b-2", "b-3", "b-4");
+    List<JsonNode> shown = fsm().jsonEach(ids.stream().map(id -> List.of("show", id)).toList());
+    for (int i = 0; i < ids.size(); i++) {
+      assertThat(shown.get(i).get("state").asText() + " " + shown.get(i).get("status").asText())
+          .as(ids.get(i)).isEqualTo("done completed");
     }
   }
 
@@ -142,8 +144,8 @@ class RedriveIT {
     assertThat(fsm().ok("history", "s-1").out())
         .containsPattern("refused +redrive +charge +0 +user:\\S+ +limit raised\n");
 
-    fsm().ok("start", "payment", "--id", "s-2", "--at", "1h");
-    fsm().ok("send", "s-2", "kill");
+    fsm().jsonEach(List.of("start", "payment", "--id", "s-2", "--at", "1h"),
+        List.of("send", "s-2", "kill"));
     assertThat(fsm().ok("send", "s-2", "redrive", "--to", "notify").out())
         .isEqualTo("s-2: redrive sent; killed -> runnable\n");
     Await.until("s-2 to complete from notify", Duration.ofSeconds(30),
@@ -153,8 +155,8 @@ class RedriveIT {
     assertThat(history.get(1).get("event").asText()).isEqualTo("redrive");
     assertThat(history.get(1).get("to").asText()).isEqualTo("notify");
 
-    fsm().ok("start", "payment", "--id", "s-3", "--at", "1h");
-    fsm().ok("send", "s-3", "pause");
+    fsm().jsonEach(List.of("start", "payment", "--id", "s-3", "--at", "1h"),
+        List.of("send", "s-3", "pause"));
     assertThat(fsm().ok("send", "s-3", "resume").out())
         .isEqualTo("s-3: resume sent; paused -> runnable\n");
     Await.until("resumed s-3 to complete", Duration.ofSeconds(30),

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -77,8 +77,8 @@ class RunIT {
         printf '{"event":"ok","context":{"fetched":"%s","in":"%s"}}\\n' "$FSM_TASK_ID" "$FSM_STATE"
         """);
     List<String> ids = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      ids.add(ok("start", "chain").out().strip());
+    for (JsonNode started : jsonEach(Collections.nCopies(3, List.of("start", "chain")))) {
+      ids.add(started.get("id").asText());
     }
 
     FsmJar.Result run = ok("run", "--until-idle", "--workers", "2");
@@ -98,7 +98,7 @@ class RunIT {
   @Test
   void theExampleOrderRunsItsScriptsStopsAtTheSignatureAndASignalCompletesIt()
       throws IOException {
-    copyTree(FsmJar.repo().resolve("machines"), dir.resolve("machines"));
+    Trees.copy(FsmJar.repo().resolve("machines"), dir.resolve("machines"));
     String id = ok("start", "order", "--context", "{\"amount\": 49.90, \"address\": \"1 Main St\"}")
         .out().strip();
 
@@ -136,9 +136,10 @@ class RunIT {
 
     ok("run", "--once");
 
-    assertThat(json("show", now).get("state").asText()).isEqualTo("second");
-    assertThat(json("show", later).get("state").asText()).isEqualTo("first");
-    assertThat(json("show", later).get("history")).isEmpty();
+    List<JsonNode> shown = jsonEach(List.of(List.of("show", now), List.of("show", later)));
+    assertThat(shown.get(0).get("state").asText()).isEqualTo("second");
+    assertThat(shown.get(1).get("state").asText()).isEqualTo("first");
+    assertThat(shown.get(1).get("history")).isEmpty();
   }
 
   @Test
@@ -217,18 +218,20 @@ class RunIT {
         #!/bin/sh
         sleep 30
         """);
-    String merge = ok("start", "merge", "--context", "{\"x\": 1, \"kept\": true}").out().strip();
-    String flaky = ok("start", "flaky").out().strip();
-    String stray = ok("start", "stray").out().strip();
-    String slow = ok("start", "slow").out().strip();
-    String slowEdge = ok("start", "slowedge").out().strip();
+    List<JsonNode> tasks = jsonEach(List.of(
+        List.of("start", "merge", "--context", "{\"x\": 1, \"kept\": true}"),
+        List.of("start", "flaky"), List.of("start", "stray"), List.of("start", "slow"),
+        List.of("start", "slowedge")));
+    List<List<String>> shows = tasks.stream()
+        .map(t -> List.of("show", t.get("id").asText())).toList();
 
     long started = System.nanoTime();
     ok("run", "--until-idle");
     // The 30 s scripts were stopped at their 500 ms timeouts.
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
 
-    JsonNode merged = json("show", merge);
+    List<JsonNode> after = jsonEach(shows);
+    JsonNode merged = after.get(0);
     assertThat(merged.get("status").asText()).isEqualTo("completed");
     assertThat(merged.get("context").toString())
         .isEqualTo("{\"x\":2,\"kept\":true,\"saw_input\":true}");
@@ -240,7 +243,7 @@ class RunIT {
     });
     assertThat(napEvents).containsExactly("sleep@1", "ok@2");
 
-    JsonNode failed = json("show", flaky);
+    JsonNode failed = after.get(1);
     assertThat(failed.get("status").asText()).isEqualTo("failed");
     assertThat(failed.get("errors")).hasSize(2);
     assertThat(failed.get("errors").get(0).get("message").asText())
@@ -248,17 +251,17 @@ class RunIT {
     assertThat(failed.get("errors").get(1).get("message").asText())
         .contains("upstream said no (attempt 2)");
 
-    JsonNode strayed = json("show", stray);
+    JsonNode strayed = after.get(2);
     assertThat(strayed.get("status").asText()).isEqualTo("failed");
     assertThat(strayed.get("errors").get(0).get("message").asText())
         .contains("event `bogus`", "no edge for it");
 
-    JsonNode timedOut = json("show", slow);
+    JsonNode timedOut = after.get(3);
     assertThat(timedOut.get("status").asText()).isEqualTo("failed");
     assertThat(timedOut.get("errors").get(0).get("message").asText())
         .contains("timed out after 500ms");
 
-    JsonNode late = json("show", slowEdge);
+    JsonNode late = after.get(4);
     assertThat(late.get("state").asText()).isEqualTo("late");
     assertThat(late.get("status").asText()).isEqualTo("failed");
   }
@@ -553,6 +556,11 @@ class RunIT {
     return new StoreCommands(dir, store()).json(args);
   }
 
+  /** Verbs in one shell, each one's JSON: see {@link StoreCommands#jsonEach}. */
+  private List<JsonNode> jsonEach(List<List<String>> verbs) throws IOException {
+    return new StoreCommands(dir, "store").jsonEach(verbs);
+  }
+
   /** Where {@link #LONG_SCRIPT} writes its pid: relative to the machines folder. */
   private Path pidFile(String id) {
     return dir.resolve("machines/" + id + ".pid");
@@ -582,19 +590,6 @@ class RunIT {
       return state != 'Z' && state != 'X';
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> all = Files.walk(from)) {
-      for (Path p : all.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-        }
-      }
     }
   }
 }

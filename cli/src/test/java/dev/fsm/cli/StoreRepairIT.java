@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,11 +42,38 @@ class StoreRepairIT {
    * Record 1 registers machine approval, record 2 creates a01 to a30, records 3 to 5 approve
    * a01, reject a02 and approve a03; then a clean close.
    */
+  /** A folder where {@link #thirtyTasksAndThreeSignals} made the store once for the class. */
+  private static Path made;
+
   @BeforeEach
   void thirtyTasksAndThreeSignals() throws IOException {
     fsm = new StoreCommands(dir, "s");
-    Files.createDirectories(dir.resolve("machines"));
-    Files.writeString(dir.resolve("machines/approval.yaml"), """
+    synchronized (StoreRepairIT.class) {
+      if (made == null) {
+        Path folder = Files.createTempDirectory("store-repair-it-");
+        machineAndTasks(folder);
+        new StoreCommands(folder, "s").jsonEach(
+            List.of("start", "approval", "--from", "tasks.jsonl"),
+            List.of("signal", "a01", "approve"), List.of("signal", "a02", "reject"),
+            List.of("signal", "a03", "approve"));
+        made = folder;
+      }
+    }
+    machineAndTasks(dir);
+    Trees.copy(made.resolve("s"), dir.resolve("s"));
+  }
+
+  @AfterAll
+  static void dropMadeStore() throws IOException {
+    if (made != null) {
+      Trees.delete(made);
+      made = null;
+    }
+  }
+
+  private static void machineAndTasks(Path folder) throws IOException {
+    Files.createDirectories(folder.resolve("machines"));
+    Files.writeString(folder.resolve("machines/approval.yaml"), """
         machine: approval
         states:
           review:
@@ -53,12 +81,8 @@ class StoreRepairIT {
           done: {final: completed}
           rejected: {final: failed}
         """);
-    Files.write(dir.resolve("tasks.jsonl"), IntStream.rangeClosed(1, 30)
+    Files.write(folder.resolve("tasks.jsonl"), IntStream.rangeClosed(1, 30)
         .mapToObj(i -> String.format("{\"id\":\"a%02d\"}", i)).toList());
-    fsm.ok("start", "approval", "--from", "tasks.jsonl");
-    fsm.ok("signal", "a01", "approve");
-    fsm.ok("signal", "a02", "reject");
-    fsm.ok("signal", "a03", "approve");
   }
 
   @Test

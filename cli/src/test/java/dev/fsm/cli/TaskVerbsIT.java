@@ -1,5 +1,6 @@
 package dev.fsm.cli;
 
+import static dev.fsm.cli.StoreCommands.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -64,6 +65,12 @@ class TaskVerbsIT {
     return new StoreCommands(dir, store()).json(args);
   }
 
+  /** Verbs whose output a test does not check here, in one shell: see {@link StoreCommands}. */
+  @SafeVarargs
+  private List<JsonNode> jsonEach(List<String>... verbs) throws IOException {
+    return new StoreCommands(dir, "store").jsonEach(verbs);
+  }
+
   @Test
   void startPrintsTheIdAndShowFindsTheTaskByItsIdOrAUniquePrefix() {
     FsmJar.Result started = ok("start", "approval");
@@ -91,14 +98,15 @@ class TaskVerbsIT {
     FsmJar.Result r = ok("start", "order", "--id", "a1", "--context", "@ctx.json", "--at",
         "1h");
     assertThat(r.out()).isEqualTo("a1\n");
-    JsonNode task = json("show", "a1");
+    List<JsonNode> shown = jsonEach(verb("show", "a1"),
+        verb("start", "machines/order.yaml", "--id", "a2", "--at", "2030-01-31T09:00:00Z"),
+        verb("show", "a2"));
+    JsonNode task = shown.get(0);
     assertThat(task.get("context").get("order").asInt()).isEqualTo(42);
     Instant due = Instant.parse(task.get("due").asText());
     assertThat(due).isBetween(Instant.now().plus(Duration.ofMinutes(55)),
         Instant.now().plus(Duration.ofMinutes(61)));
-
-    ok("start", "machines/order.yaml", "--id", "a2", "--at", "2030-01-31T09:00:00Z");
-    assertThat(json("show", "a2").get("due").asText()).isEqualTo("2030-01-31T09:00:00Z");
+    assertThat(shown.get(2).get("due").asText()).isEqualTo("2030-01-31T09:00:00Z");
 
     FsmJar.Result taken = fsm("start", "approval", "--id", "a1");
     assertThat(taken.exit()).isEqualTo(1);
@@ -147,10 +155,8 @@ class TaskVerbsIT {
 
   @Test
   void lsFiltersByMachineStateAndStatusAndSaysWhenMoreExist() throws IOException {
-    ok("start", "approval", "--id", "a1");
-    ok("start", "approval", "--id", "a2");
-    ok("start", "order", "--id", "o1");
-    ok("send", "a2", "pause");
+    jsonEach(verb("start", "approval", "--id", "a1"), verb("start", "approval", "--id", "a2"),
+        verb("start", "order", "--id", "o1"), verb("send", "a2", "pause"));
 
     FsmJar.Result all = ok("ls");
     assertThat(all.outLines()).hasSize(4);
@@ -215,10 +221,8 @@ class TaskVerbsIT {
 
   @Test
   void bulkSendReportsChangedAndRefusedAndDryRunChangesNothing() throws IOException {
-    ok("start", "approval", "--id", "a1");
-    ok("start", "approval", "--id", "a2");
-    ok("start", "order", "--id", "o1");
-    ok("send", "a2", "pause");
+    jsonEach(verb("start", "approval", "--id", "a1"), verb("start", "approval", "--id", "a2"),
+        verb("start", "order", "--id", "o1"), verb("send", "a2", "pause"));
 
     FsmJar.Result dry = fsm("send", "--machine", "approval", "complete", "--dry-run");
     assertThat(dry.exit()).isEqualTo(1);
@@ -227,19 +231,21 @@ class TaskVerbsIT {
         + " allowed now: run, pause, sleep, kill, checkpoint, release\n");
     assertThat(dry.err()).isEqualTo("fsm: complete was refused by 1 task (dry run: nothing was"
         + " changed)\n");
-    assertThat(json("show", "a1").get("status").asText()).isEqualTo("waiting");
+    List<JsonNode> sent = jsonEach(verb("show", "a1"),
+        verb("send", "--machine", "approval", "--status", "runnable", "complete"),
+        verb("send", "--machine", "approval", "--status", "waiting", "complete"),
+        verb("show", "a1"), verb("show", "o1"));
+    assertThat(sent.get(0).get("status").asText()).isEqualTo("waiting");
 
     // a1 waits for a signal: --status runnable does not select it, --status waiting does.
-    assertThat(json("send", "--machine", "approval", "--status", "runnable", "complete")
-        .get("matched").asInt()).isZero();
-    JsonNode report = json("send", "--machine", "approval", "--status", "waiting",
-        "complete");
+    assertThat(sent.get(1).get("matched").asInt()).isZero();
+    JsonNode report = sent.get(2);
     assertThat(report.fieldNames()).toIterable().containsExactly("command", "dry_run",
         "matched", "changed", "refused");
     assertThat(report.get("changed")).hasSize(1);
     assertThat(report.get("changed").get(0).asText()).isEqualTo("a1");
-    assertThat(json("show", "a1").get("status").asText()).isEqualTo("completed");
-    assertThat(json("show", "o1").get("status").asText()).isEqualTo("runnable");
+    assertThat(sent.get(3).get("status").asText()).isEqualTo("completed");
+    assertThat(sent.get(4).get("status").asText()).isEqualTo("runnable");
 
     assertThat(fsm("send", "--machine", "nope", "run").err()).isEqualTo("fsm: no machine `nope`"
         + " in this store (`fsm machines` lists them)\n");
@@ -255,14 +261,15 @@ class TaskVerbsIT {
 
     assertThat(ok("signal", "a1", "approve", "--context", "{\"by\": \"ann\"}").out())
         .isEqualTo("a1: review --approve--> done, completed\n");
-    JsonNode shown = json("show", "a1");
+    List<JsonNode> signalled = jsonEach(verb("show", "a1"), verb("history", "a1"));
+    JsonNode shown = signalled.get(0);
     assertThat(shown.get("state").asText()).isEqualTo("done");
     assertThat(shown.get("context").toString()).isEqualTo("{\"n\":1,\"by\":\"ann\"}");
     JsonNode entry = shown.get("history").get(0);
     assertThat(entry.fieldNames()).toIterable().containsExactly("time", "from", "event", "to",
         "duration_ms", "attempt", "by", "reason");
     assertThat(entry.get("event").asText()).isEqualTo("approve");
-    assertThat(json("history", "a1")).hasSize(1);
+    assertThat(signalled.get(1)).hasSize(1);
 
     ok("start", "order", "--id", "o1");
     assertThat(fsm("signal", "o1", "signed").err()).isEqualTo("fsm: task `o1` is in state `pay`,"
@@ -276,9 +283,8 @@ class TaskVerbsIT {
     assertThat(before.outLines()).hasSize(3);
     assertThat(before.outLines().get(1)).matches("approval +- +- +none +machines/approval.yaml");
 
-    ok("start", "approval", "--id", "a1");
-    ok("start", "approval", "--id", "a2");
-    ok("send", "a2", "pause");
+    jsonEach(verb("start", "approval", "--id", "a1"), verb("start", "approval", "--id", "a2"),
+        verb("send", "a2", "pause"));
 
     FsmJar.Result machines = ok("machines");
     assertThat(machines.outLines().get(1)).matches(

@@ -1,5 +1,6 @@
 package dev.fsm.cli;
 
+import static dev.fsm.cli.StoreCommands.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,35 +50,45 @@ class UpgradeIT {
     write(v2("continue"));
     FsmJar.Result r = ok("upgrade", "job");
     assertThat(r.outLines()).containsExactly(
-        "job: registered v2 (" + id(2) + ") as the newest version; upgrade: continue",
+        "job: registered v2 (" + id2Of("continue") + ") as the newest version; upgrade:"
+            + " continue",
         "  v1: 1 task continue on v1");
     String b = ok("start", "job").out().strip();
-    assertThat(version(a)).isEqualTo(id(1));
-    assertThat(version(b)).isEqualTo(id(2));
-    assertThat(json("history", a)).hasSize(0);
+    List<JsonNode> after = commands().jsonEach(verb("machines"), verb("show", a),
+        verb("show", b), verb("history", a));
+    Map<Integer, String> ids = ids(after.get(0));
+    assertThat(r.outLines().get(0)).contains("(" + ids.get(2) + ")");
+    assertThat(after.get(1).get("version").asText()).isEqualTo(ids.get(1));
+    assertThat(after.get(2).get("version").asText()).isEqualTo(ids.get(2));
+    assertThat(after.get(3)).hasSize(0);
   }
 
   @Test
   void upgradeMovesIdleTasksAndParksThoseWhoseStateIsGone() throws IOException {
     write(V1);
-    String idle = ok("start", "job").out().strip();
-    String inCheck = ok("start", "job").out().strip();
+    List<JsonNode> started = commands().jsonEach(verb("start", "job"), verb("start", "job"));
+    String idle = started.get(0).get("id").asText();
+    String inCheck = started.get(1).get("id").asText();
     // Put it in `check` the way an operator can: fail it, then redrive it there.
-    ok("send", inCheck, "error", "--reason", "test");
-    ok("send", inCheck, "error", "--reason", "test");
-    ok("send", inCheck, "redrive", "--to", "check");
-    ok("send", inCheck, "pause");
+    List<JsonNode> steered = commands().jsonEach(verb("send", inCheck, "error", "--reason", "test"),
+        verb("send", inCheck, "error", "--reason", "test"),
+        verb("send", inCheck, "redrive", "--to", "check"), verb("send", inCheck, "pause"));
+    assertThat(steered.get(3).get("status").asText()).isEqualTo("paused");
+    assertThat(steered.get(3).get("state").asText()).isEqualTo("check");
     write(v2("upgrade"));
 
     FsmJar.Result dry = ok("upgrade", "job", "--dry-run");
     assertThat(dry.outLines()).containsExactly("job: would register v2 (" + id2Of("upgrade")
         + ") as the newest version; upgrade: upgrade (dry run: nothing changed)",
         "  v1: 1 task would move to v2, 1 task would go to fault (state `check` is not in v2)");
-    assertThat(json("machines").get(0).get("versions")).as("a dry run registers nothing")
-        .hasSize(1);
-    assertThat(version(idle)).isEqualTo(id(1));
+    // Before and after the upgrade, in one shell.
+    List<JsonNode> seen = commands().jsonEach(verb("machines"), verb("show", idle),
+        verb("upgrade", "job"), verb("show", idle), verb("machines"), verb("history", idle),
+        verb("show", inCheck));
+    assertThat(seen.get(0).get(0).get("versions")).as("a dry run registers nothing").hasSize(1);
+    assertThat(seen.get(1).get("version").asText()).isEqualTo(ids(seen.get(0)).get(1));
 
-    JsonNode done = json("upgrade", "job");
+    JsonNode done = seen.get(2);
     assertThat(done.get("number").asInt()).isEqualTo(2);
     assertThat(done.get("registered").asBoolean()).isTrue();
     assertThat(done.get("dry_run").asBoolean()).isFalse();
@@ -85,11 +97,13 @@ class UpgradeIT {
     assertThat(v1.get("move").asInt()).isEqualTo(1);
     assertThat(v1.get("fault").get("check").asInt()).isEqualTo(1);
 
-    assertThat(version(idle)).isEqualTo(id(2));
-    assertThat(last(idle).get("event").asText()).isEqualTo("upgrade");
-    assertThat(last(idle).get("reason").asText()).isEqualTo("upgraded v1→v2");
-    assertThat(last(idle).get("by").asText()).startsWith("user:");
-    JsonNode parked = json("show", inCheck);
+    String v2 = ids(seen.get(4)).get(2);
+    assertThat(seen.get(3).get("version").asText()).isEqualTo(v2);
+    JsonNode last = seen.get(5).get(seen.get(5).size() - 1);
+    assertThat(last.get("event").asText()).isEqualTo("upgrade");
+    assertThat(last.get("reason").asText()).isEqualTo("upgraded v1→v2");
+    assertThat(last.get("by").asText()).startsWith("user:");
+    JsonNode parked = seen.get(6);
     assertThat(parked.get("status").asText()).isEqualTo("fault");
     assertThat(parked.get("due").isNull()).as("parked").isTrue();
     String error = parked.get("errors").get(parked.get("errors").size() - 1).get("message")
@@ -99,11 +113,11 @@ class UpgradeIT {
 
     FsmJar.Result again = ok("upgrade", "job");
     assertThat(again.outLines()).as("idempotent").containsExactly(
-        "job: v2 (" + id(2) + ") is already the newest version; upgrade: upgrade",
+        "job: v2 (" + v2 + ") is already the newest version; upgrade: upgrade",
         "  no unfinished tasks of older versions");
 
-    ok("send", inCheck, "error");
-    ok("send", inCheck, "redrive", "--to", "verify");
+    commands().jsonEach(verb("send", inCheck, "error"),
+        verb("send", inCheck, "redrive", "--to", "verify"));
     Files.writeString(dir.resolve("machines/go"), "");
     FsmJar.Result run = ok("run", "--until-idle");
     assertThat(run.err()).doesNotContain("warning");
@@ -113,17 +127,22 @@ class UpgradeIT {
   @Test
   void abortKillsOlderTasksWithTheReason() throws IOException {
     write(V1);
-    String a = ok("start", "job").out().strip();
-    String b = ok("start", "job").out().strip();
+    List<JsonNode> started = commands().jsonEach(verb("start", "job"), verb("start", "job"));
+    String a = started.get(0).get("id").asText();
+    String b = started.get(1).get("id").asText();
     ok("send", b, "pause");
     write(v2("abort"));
     assertThat(ok("upgrade", "job", "--dry-run").outLines())
         .contains("  v1: 2 tasks would be aborted");
     assertThat(ok("upgrade", "job").outLines()).contains("  v1: 2 tasks aborted");
-    for (String id : List.of(a, b)) {
-      assertThat(json("show", id).get("status").asText()).isEqualTo("killed");
-      assertThat(last(id).get("event").asText()).isEqualTo("kill");
-      assertThat(last(id).get("reason").asText()).isEqualTo("aborted by upgrade to v2 (v1→v2)");
+    List<JsonNode> after = commands().jsonEach(verb("show", a), verb("history", a),
+        verb("show", b), verb("history", b));
+    for (int i = 0; i < after.size(); i += 2) {
+      JsonNode history = after.get(i + 1);
+      assertThat(after.get(i).get("status").asText()).isEqualTo("killed");
+      assertThat(history.get(history.size() - 1).get("event").asText()).isEqualTo("kill");
+      assertThat(history.get(history.size() - 1).get("reason").asText())
+          .isEqualTo("aborted by upgrade to v2 (v1→v2)");
     }
   }
 
@@ -137,23 +156,27 @@ class UpgradeIT {
           () -> Files.exists(dir.resolve("machines/started-" + running)));
       write(v2("upgrade"));
       FsmJar.Result up = ok("upgrade", "job");
+      List<JsonNode> now = commands().jsonEach(verb("machines"), verb("show", running));
+      Map<Integer, String> ids = ids(now.get(0));
+      String v2 = ids.get(2);
       assertThat(up.outLines()).containsExactly(
-          "job: registered v2 (" + id(2) + ") as the newest version; upgrade: upgrade",
+          "job: registered v2 (" + v2 + ") as the newest version; upgrade: upgrade",
           "  v1: 1 task moves to v2 when its running attempt ends");
-      assertThat(version(running)).as("not yet").isEqualTo(id(1));
-      String v2 = id(2);
+      assertThat(now.get(1).get("version").asText()).as("not yet").isEqualTo(ids.get(1));
       Files.writeString(dir.resolve("machines/go"), "");
       Await.until("the task to move", Duration.ofSeconds(20),
           () -> v2.equals(versionQuietly(running)));
+      List<JsonNode> moved = commands().jsonEach(verb("history", running),
+          verb("show", running));
       List<String> rows = new ArrayList<>();
-      for (JsonNode e : json("history", running)) {
+      for (JsonNode e : moved.get(0)) {
         rows.add(e.get("from").asText() + " " + e.get("event").asText() + " "
             + e.get("to").asText());
       }
       // Routed by v1 (work → check), then moved: v2 has no `check`, so it is parked.
       assertThat(rows).containsExactly("work upgrade work", "work ok check",
           "check upgrade check");
-      assertThat(json("show", running).get("status").asText()).isEqualTo("fault");
+      assertThat(moved.get(1).get("status").asText()).isEqualTo("fault");
       runner.terminate();
       assertThat(runner.awaitExit(Duration.ofSeconds(30))).isZero();
     }
@@ -196,11 +219,13 @@ class UpgradeIT {
     Files.writeString(dir.resolve("machines/go"), "");
     FsmJar.Result run = ok("run", "--until-idle");
     assertThat(run.err()).doesNotContain("warning");
-    JsonNode task = json("show", running);
+    List<JsonNode> after = commands().jsonEach(verb("show", running), verb("machines"),
+        verb("history", running));
+    JsonNode task = after.get(0);
     assertThat(task.get("status").asText()).isEqualTo("completed");
-    assertThat(task.get("version").asText()).isEqualTo(id(2));
+    assertThat(task.get("version").asText()).isEqualTo(ids(after.get(1)).get(2));
     List<String> events = new ArrayList<>();
-    json("history", running).forEach(e -> events.add(e.get("event").asText()));
+    after.get(2).forEach(e -> events.add(e.get("event").asText()));
     assertThat(events).as("pending, moved at the next claim, then v2 ran it")
         .containsSubsequence("upgrade", "upgrade", "ok", "ok");
   }
@@ -220,12 +245,15 @@ class UpgradeIT {
             + " `fsm upgrade job` registers it and applies its `upgrade:` to older tasks;"
             + " `fsm start job` registers it for new tasks only");
     String c = ok("start", "job").out().strip();
-    JsonNode versions = json("machines").get(0).get("versions");
+    List<JsonNode> after = commands().jsonEach(verb("machines"), verb("show", c));
+    JsonNode versions = after.get(0).get(0).get("versions");
+    Map<Integer, String> ids = ids(after.get(0));
     assertThat(versions).hasSize(3);
     assertThat(versions.get(2).get("number").asInt()).isEqualTo(3);
     assertThat(versions.get(2).get("newest").asBoolean()).isTrue();
-    assertThat(versions.get(2).get("id").asText()).isNotIn(id(1), id(2));
-    assertThat(version(c)).isEqualTo(versions.get(2).get("id").asText());
+    assertThat(versions.get(2).get("id").asText()).isNotIn(ids.get(1), ids.get(2));
+    assertThat(after.get(1).get("version").asText())
+        .isEqualTo(versions.get(2).get("id").asText());
     assertThat(versions.get(0).get("tasks").get("runnable").asInt()).isEqualTo(1);
     assertThat(ok("run", "--once").err()).doesNotContain("warning");
     FsmJar.Result machines = ok("machines");
@@ -279,24 +307,27 @@ class UpgradeIT {
     }
     FsmJar.Result again = ok("upgrade", "job");
     assertThat(again.outLines().get(0)).contains("v3 (").contains("is already the newest");
-    JsonNode versions = json("machines").get(0).get("versions");
+    // store check's success is the shell's exit status and its document.
+    List<JsonNode> after = commands().jsonEach(verb("machines"), verb("store", "check"),
+        verb("ls", "--reverse", "--limit", "1"));
+    JsonNode versions = after.get(0).get(0).get("versions");
     assertThat(versions.get(2).get("tasks").get("runnable").asInt()).isEqualTo(2000);
-    assertThat(ok("store", "check").exit()).isZero();
+    assertThat(after.get(1).get("matches").asBoolean()).isTrue();
     // The newest task: the runner's one worker holds the oldest.
-    String some = json("ls", "--reverse", "--limit", "1").get(0).get("id").asText();
+    String some = after.get(2).get(0).get("id").asText();
     List<String> reasons = new ArrayList<>();
     json("history", some).forEach(e -> reasons.add(e.get("reason").asText()));
     assertThat(reasons).as("moved once per upgrade").containsExactly("upgraded v1→v2",
         "upgraded v2→v3");
   }
 
-  private String id(int number) throws IOException {
-    for (JsonNode v : json("machines").get(0).get("versions")) {
-      if (v.get("number").asInt() == number) {
-        return v.get("id").asText();
-      }
+  /** Version number to id of the machine {@code fsm machines --output json} lists first. */
+  private static Map<Integer, String> ids(JsonNode machines) {
+    Map<Integer, String> ids = new java.util.HashMap<>();
+    for (JsonNode v : machines.get(0).get("versions")) {
+      ids.put(v.get("number").asInt(), v.get("id").asText());
     }
-    throw new AssertionError("no v" + number);
+    return ids;
   }
 
   /** The id v2 would get: the hash of its text, as a dry run prints it. */
@@ -314,11 +345,6 @@ class UpgradeIT {
     } catch (IOException | AssertionError e) {
       return null;
     }
-  }
-
-  private JsonNode last(String task) throws IOException {
-    JsonNode h = json("history", task);
-    return h.get(h.size() - 1);
   }
 
   private void write(String text) throws IOException {
