@@ -558,7 +558,7 @@ class RunIT {
 
   /** Verbs in one shell, each one's JSON: see {@link StoreCommands#jsonEach}. */
   private List<JsonNode> jsonEach(List<List<String>> verbs) throws IOException {
-    return new StoreCommands(dir, "store").jsonEach(verbs);
+    return new StoreCommands(dir, store()).jsonEach(verbs);
   }
 
   /** Where {@link #LONG_SCRIPT} writes its pid: relative to the machines folder. */

@@ -68,7 +68,7 @@ class TaskVerbsIT {
   /** Verbs whose output a test does not check here, in one shell: see {@link StoreCommands}. */
   @SafeVarargs
   private List<JsonNode> jsonEach(List<String>... verbs) throws IOException {
-    return new StoreCommands(dir, "store").jsonEach(verbs);
+    return new StoreCommands(dir, store()).jsonEach(verbs);
   }
 
   @Test
