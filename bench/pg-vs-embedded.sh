@@ -32,6 +32,9 @@ run_one() {  # store -> transitions/s
   t1=$(date +%s%N)
   echo $(( N * K * 1000000000 / (t1 - t0) ))
 }
+echo "store alone (one PgStore on the durable server):"
+FSM_TEST_PG_URL="$url" java -cp "core/target/test-classes:core/target/classes:$(cat "$work/cp")" \
+  dev.fsm.store.postgres.PgStoreMeasure 20000 2>/dev/null
 printf '%-6s %-12s %s\n' round store transitions/s
 for r in $(seq 1 "$ROUNDS"); do
   printf '%-6s %-12s %s\n' "$r" embedded "$(run_one "$work/store-$r")"
