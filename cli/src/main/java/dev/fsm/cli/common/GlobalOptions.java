@@ -23,7 +23,8 @@ public final class GlobalOptions {
   private final PrintWriter err;
 
   @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "PATH|URL",
-      description = "Where tasks are stored (default: .fsm/ here, or $FSM_STORE).")
+      description = "Where tasks are stored: a folder (default: .fsm/ here, or $FSM_STORE) or"
+          + " postgresql://[USER@]HOST[:PORT]/DATABASE[?schema=NAME].")
   String store;
 
   @Option(names = "--machines", scope = ScopeType.INHERIT, paramLabel = "DIR",
