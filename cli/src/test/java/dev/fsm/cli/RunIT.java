@@ -430,8 +430,12 @@ class RunIT {
 
     FsmProcess next = runInBackground("run");
     // A bound for a busy machine, not a speed goal: a fresh JVM opens the store first.
-    Await.until("the left-over program to be stopped", Duration.ofSeconds(30),
-        () -> !running(program));
+    try {
+      Await.until("the left-over program to be stopped", Duration.ofSeconds(30),
+          () -> !running(program));
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; the next runner said: " + next.err(), e);
+    }
     assertThat(next.err()).contains("stopped 1 program(s) that a runner killed earlier left");
     Await.until("the task to run again", Duration.ofSeconds(30), () -> hasPid(pidFile(id)));
   }

@@ -8,8 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /**
@@ -19,6 +22,9 @@ import java.util.Optional;
  * the program's pid (its group id) and holds its start time, so a reused pid is never killed.
  */
 public final class ProgramLedger {
+
+  private static final String TEMP = ".tmp";
+  private static final Duration START_SLACK = Duration.ofSeconds(1);
 
   private final Path folder;
 
@@ -60,11 +66,20 @@ public final class ProgramLedger {
     Optional<Instant> start = process.info().startInstant();
     try {
       StoreFiles.createFolder(folder);
-      try (FileChannel out = StoreFiles.createFresh(folder.resolve(Long.toString(process.pid())),
-          StandardOpenOption.WRITE)) {
-        out.write(ByteBuffer.wrap(start.map(Instant::toString).orElse("")
-            .getBytes(StandardCharsets.UTF_8)));
+      // Written beside and renamed, so a runner killed mid-write never leaves a record without
+      // its start time (one the next runner would have to skip). No fsync: the record must
+      // outlive the runner, not the machine, whose restart ends the program anyway.
+      Path record = folder.resolve(Long.toString(process.pid()));
+      Path temp = folder.resolve(process.pid() + TEMP);
+      try (FileChannel out = StoreFiles.createFresh(temp, StandardOpenOption.WRITE)) {
+        ByteBuffer bytes = ByteBuffer.wrap(start.map(Instant::toString).orElse("")
+            .getBytes(StandardCharsets.UTF_8));
+        while (bytes.hasRemaining()) {
+          out.write(bytes);
+        }
       }
+      Files.move(temp, record, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       // Best effort: without the record only a runner crash can leave the program running.
     }
@@ -82,7 +97,9 @@ public final class ProgramLedger {
   private static boolean stop(Path entry) throws IOException {
     long pid;
     try {
-      pid = Long.parseLong(entry.getFileName().toString());
+      String name = entry.getFileName().toString();
+      pid = Long.parseLong(name.endsWith(TEMP) ? name.substring(0, name.length() - TEMP.length())
+          : name);
     } catch (NumberFormatException e) {
       return false;
     }
@@ -91,9 +108,8 @@ public final class ProgramLedger {
     if (leader.isPresent()) {
       // A live process with this pid is the program only if it started when the program did;
       // otherwise the pid was reused and its group is somebody else's.
-      boolean same = !recorded.isEmpty() && leader.get().info().startInstant()
-          .map(s -> s.toString().equals(recorded)).orElse(false);
-      if (!same) {
+      Optional<Instant> started = leader.get().info().startInstant();
+      if (started.isEmpty() || !sameStart(recorded, started.get())) {
         return false;
       }
       ProcessTree.killGroup(pid);
@@ -103,5 +119,19 @@ public final class ProgramLedger {
     // The leader is gone; a group id is not reused while any member lives, so a live group
     // with this id is still the program's children.
     return ProcessTree.killGroup(pid);
+  }
+
+  /**
+   * Whether a live process started when the recorded program did. The JVM derives start
+   * instants from the boot time in /proc/stat, which the kernel rounds to whole seconds and
+   * which can differ by one second between two processes reading it, so one second of slack.
+   */
+  static boolean sameStart(String recorded, Instant live) {
+    try {
+      Duration apart = Duration.between(Instant.parse(recorded), live).abs();
+      return apart.compareTo(START_SLACK) <= 0;
+    } catch (DateTimeParseException e) {
+      return false;
+    }
   }
 }
