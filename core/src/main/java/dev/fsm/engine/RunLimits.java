@@ -40,13 +40,17 @@ final class RunLimits {
   private final MachineLibrary machines;
   private final RunListener listener;
   private final Clock clock;
+  /** The only machines this runner claims ({@code run --machine}); empty for all. */
+  private final Set<String> only;
 
   private final Map<String, Rules> rules = new ConcurrentHashMap<>();
   private final Map<String, Integer> running = new HashMap<>();
   private final Map<String, Map<String, Integer>> runningInState = new HashMap<>();
 
-  RunLimits(Store store, MachineLibrary machines, RunListener listener, Clock clock) {
+  RunLimits(Store store, MachineLibrary machines, RunListener listener, Clock clock,
+      Set<String> only) {
     this.store = store;
+    this.only = Set.copyOf(only);
     this.machines = machines;
     this.listener = listener;
     this.clock = clock;
@@ -96,7 +100,7 @@ final class RunLimits {
       r.stateCaps().forEach((state, cap) -> stateRoom.computeIfAbsent(name, k -> new HashMap<>())
           .put(state, Math.max(0, cap - inState.getOrDefault(state, 0))));
     });
-    return new ClaimLimits(machineRoom, stateRoom);
+    return new ClaimLimits(machineRoom, stateRoom, only);
   }
 
   /** A claimed task is now held: it counts against its caps until {@link #ended}. */

@@ -67,7 +67,7 @@ public final class Runner implements OperatorListener {
     // Seeded from the store, so adaptive timeouts survive a restart instead of starting over.
     Timeouts timeouts = new Timeouts(RecentSuccesses.seed(store, this.listener));
     this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner());
-    this.limits = new RunLimits(store, machines, this.listener, clock);
+    this.limits = new RunLimits(store, machines, this.listener, clock, options.machines());
     this.outage = new StoreOutage(this.listener, wait -> {
       sleep(wait);
       return !stopNow;

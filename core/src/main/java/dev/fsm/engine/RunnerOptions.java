@@ -1,6 +1,7 @@
 package dev.fsm.engine;
 
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * How a runner works.
@@ -13,9 +14,10 @@ import java.time.Duration;
  * @param maxIdleWait the longest the runner sleeps with nothing due, as a guard against a clock
  *     that jumps; new work from this process wakes it at once
  * @param owner the runner's name in leases and history, e.g. {@code runner:1234@host}
+ * @param machines the only machines whose tasks this runner claims; empty for every machine
  */
 public record RunnerOptions(int workers, Mode mode, Duration lease, Duration shutdownGrace,
-    Duration maxIdleWait, String owner) {
+    Duration maxIdleWait, String owner, Set<String> machines) {
 
   /** When a runner stops by itself. */
   public enum Mode {
@@ -27,20 +29,38 @@ public record RunnerOptions(int workers, Mode mode, Duration lease, Duration shu
     ONCE
   }
 
+  /** The lease a runner takes unless told otherwise (SPEC section 7). */
+  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+
   public RunnerOptions {
     if (workers < 1) {
       throw new IllegalArgumentException("workers must be at least 1");
     }
+    if (!shutdownGrace.minus(lease).isNegative()) {
+      // A grace as long as the lease would let a stopping action outlive its lease.
+      throw new IllegalArgumentException("the grace must be shorter than the lease");
+    }
+    machines = Set.copyOf(machines);
   }
 
   /** Defaults: a 30 s lease, 10 s grace, waking at least every second. */
   public static RunnerOptions of(int workers, Mode mode, String owner) {
-    return new RunnerOptions(workers, mode, Duration.ofSeconds(30), Duration.ofSeconds(10),
-        Duration.ofSeconds(1), owner);
+    return new RunnerOptions(workers, mode, DEFAULT_LEASE, Duration.ofSeconds(10),
+        Duration.ofSeconds(1), owner, Set.of());
   }
 
   /** These options with another shutdown grace period. */
   public RunnerOptions withShutdownGrace(Duration grace) {
-    return new RunnerOptions(workers, mode, lease, grace, maxIdleWait, owner);
+    return new RunnerOptions(workers, mode, lease, grace, maxIdleWait, owner, machines);
+  }
+
+  /** These options with another lease and grace; the grace must be shorter than the lease. */
+  public RunnerOptions withLease(Duration lease, Duration grace) {
+    return new RunnerOptions(workers, mode, lease, grace, maxIdleWait, owner, machines);
+  }
+
+  /** These options claiming only the tasks of {@code names}; empty for every machine. */
+  public RunnerOptions onlyMachines(Set<String> names) {
+    return new RunnerOptions(workers, mode, lease, shutdownGrace, maxIdleWait, owner, names);
   }
 }

@@ -3,6 +3,7 @@ package dev.fsm.store;
 import dev.fsm.task.Task;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How many more attempts a claim may start, per machine and per machine and state: what
@@ -12,8 +13,11 @@ import java.util.Map;
  *
  * @param machines machine name to how many more of its attempts may start (0 or more)
  * @param states machine name to state name to how many more of that state's may start
+ * @param only the only machines whose tasks may be claimed ({@code fsm run --machine}); empty
+ *     for every machine
  */
-public record ClaimLimits(Map<String, Integer> machines, Map<String, Map<String, Integer>> states) {
+public record ClaimLimits(Map<String, Integer> machines, Map<String, Map<String, Integer>> states,
+    Set<String> only) {
 
   /** No limits: every due task may be claimed. */
   public static final ClaimLimits NONE = new ClaimLimits(Map.of(), Map.of());
@@ -23,11 +27,27 @@ public record ClaimLimits(Map<String, Integer> machines, Map<String, Map<String,
     Map<String, Map<String, Integer>> copy = new HashMap<>();
     states.forEach((m, s) -> copy.put(m, Map.copyOf(s)));
     states = Map.copyOf(copy);
+    only = Set.copyOf(only);
   }
 
-  /** True when no group is limited. */
+  /** Limits on every machine's tasks. */
+  public ClaimLimits(Map<String, Integer> machines, Map<String, Map<String, Integer>> states) {
+    this(machines, states, Set.of());
+  }
+
+  /** These limits, claiming only tasks of {@code names} (every machine when empty). */
+  public ClaimLimits onlyMachines(Set<String> names) {
+    return new ClaimLimits(machines, states, names);
+  }
+
+  /** True when no group is limited and every machine may be claimed. */
   public boolean none() {
-    return machines.isEmpty() && states.isEmpty();
+    return machines.isEmpty() && states.isEmpty() && only.isEmpty();
+  }
+
+  /** True when tasks of {@code machine} may be claimed at all. */
+  public boolean serves(String machine) {
+    return only.isEmpty() || only.contains(machine);
   }
 
   /** True when some group may start nothing more now. */
@@ -53,6 +73,9 @@ public record ClaimLimits(Map<String, Integer> machines, Map<String, Map<String,
 
     /** True when the limits leave room for one more task of this machine and state. */
     public boolean hasRoom(String machine, String state) {
+      if (!limits.serves(machine)) {
+        return false;
+      }
       Integer machineRoom = limits.machines.get(machine);
       Map<String, Integer> ofMachine = limits.states.get(machine);
       Integer stateRoom = ofMachine == null ? null : ofMachine.get(state);

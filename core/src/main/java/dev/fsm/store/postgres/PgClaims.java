@@ -208,12 +208,15 @@ final class PgClaims {
     return taken.stream().map(t -> t.withLease(granted)).toList();
   }
 
-  /** Machines, and states of machines, a claim may take nothing of: left out in SQL. */
+  /**
+   * Machines, and states of machines, a claim may take nothing of, and the only machines it may
+   * take (empty for all): left out in SQL.
+   */
   private record Blocked(List<String> machines, List<String> stateMachines,
-      List<String> states) {
+      List<String> states, List<String> only) {
 
     static Blocked of(ClaimLimits limits) {
-      return new Blocked(List.of(), List.of(), List.of())
+      return new Blocked(List.of(), List.of(), List.of(), List.copyOf(new TreeSet<>(limits.only())))
           .withFull(limits, Map.of(), Map.of());
     }
 
@@ -235,25 +238,34 @@ final class PgClaims {
           st.add(state);
         }
       }));
-      return new Blocked(List.copyOf(m), sm, st);
+      return new Blocked(List.copyOf(m), sm, st, only);
     }
 
     boolean none() {
-      return machines.isEmpty() && states.isEmpty();
+      return machines.isEmpty() && states.isEmpty() && only.isEmpty();
     }
 
     /** The condition that leaves the groups out; {@link #bind} binds its parameters. */
     String sql() {
-      String sql = machines.isEmpty() ? "" : "machine <> ALL(?)";
-      if (!states.isEmpty()) {
-        sql += (sql.isEmpty() ? "" : " AND ") + "NOT EXISTS (SELECT 1 FROM unnest(?::text[],"
-            + " ?::text[]) AS b(m, s) WHERE b.m = machine AND b.s = state)";
+      List<String> parts = new ArrayList<>();
+      if (!only.isEmpty()) {
+        parts.add("machine = ANY(?)");
       }
-      return sql;
+      if (!machines.isEmpty()) {
+        parts.add("machine <> ALL(?)");
+      }
+      if (!states.isEmpty()) {
+        parts.add("NOT EXISTS (SELECT 1 FROM unnest(?::text[], ?::text[]) AS b(m, s)"
+            + " WHERE b.m = machine AND b.s = state)");
+      }
+      return String.join(" AND ", parts);
     }
 
     int bind(Connection c, PreparedStatement s, int first) throws SQLException {
       int i = first;
+      if (!only.isEmpty()) {
+        s.setArray(i++, c.createArrayOf("text", only.toArray()));
+      }
       if (!machines.isEmpty()) {
         s.setArray(i++, c.createArrayOf("text", machines.toArray()));
       }

@@ -6,8 +6,10 @@ import dev.fsm.action.ActionOptions;
 import dev.fsm.action.Actions;
 import dev.fsm.action.ProgramLedger;
 import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.MachineFiles;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
+import dev.fsm.diagnostic.DidYouMean;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
 import dev.fsm.model.Durations;
@@ -22,7 +24,12 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.ArgGroup;
@@ -49,6 +56,9 @@ public final class Run implements Callable<Integer> {
   /** The folder in the store that records running programs (see ProgramLedger). */
   private static final String PROGRAMS = "programs";
 
+  /** The shortest lease: renewals every third of it must outrun a busy machine's pauses. */
+  private static final Duration MIN_LEASE = Duration.ofMillis(600);
+
   @Option(names = "--workers", paramLabel = "N", defaultValue = "4",
       description = "Actions run at once (default: ${DEFAULT-VALUE}).")
   int workers;
@@ -64,6 +74,17 @@ public final class Run implements Callable<Integer> {
       description = "How long a stop lets running actions finish, and a stopped program has"
           + " between SIGTERM and SIGKILL (default: ${DEFAULT-VALUE}).")
   String grace;
+
+  @Option(names = "--lease", paramLabel = "DURATION", defaultValue = "30s",
+      description = "How long a claim holds a task without renewal; the runner renews it while"
+          + " the action runs, and after a crash another runner takes the task when it ends"
+          + " (default: ${DEFAULT-VALUE}; longer than --grace).")
+  String lease;
+
+  @Option(names = "--machine", paramLabel = "M",
+      description = "Claim only this machine's tasks (repeatable): for hosts that have only"
+          + " some machines' programs.")
+  List<String> onlyMachines = new ArrayList<>();
 
   @Spec CommandSpec spec;
 
@@ -86,7 +107,18 @@ public final class Run implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(),
           "--workers must be between 1 and 1024, not " + workers);
     }
-    Duration graceTime = parseGrace();
+    Duration graceTime = duration("--grace", grace);
+    Duration leaseTime = duration("--lease", lease);
+    if (leaseTime.compareTo(MIN_LEASE) < 0) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+          "--lease " + lease + " is too short: give at least " + MIN_LEASE.toMillis() + "ms,"
+              + " so renewals (every third of it) are not lost to a busy machine");
+    }
+    if (graceTime.compareTo(leaseTime) >= 0) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+          "--grace " + grace + " must be shorter than --lease " + lease + ": a stopping action"
+              + " must end before its lease does, or another runner could start it again");
+    }
     if (plugins != null && !Files.isDirectory(plugins)) {
       throw new FsmException("--plugins " + plugins + " is not a folder; give the folder that"
           + " holds the jars of your java: actions");
@@ -106,10 +138,12 @@ public final class Run implements Callable<Integer> {
       err.println("fsm run: no store was at " + where + "; created an empty one (start tasks"
           + " with `fsm start MACHINE --store " + where + "`)");
     }
+    checkMachines(store, global.machines());
     Worker.Builder builder = Worker.builder(store)
         .machines(global.machines())
         .actions(ActionOptions.DEFAULTS.withGrace(graceTime).withPlugins(plugins))
-        .runner(RunnerOptions.of(workers, mode, owner).withShutdownGrace(graceTime),
+        .runner(RunnerOptions.of(workers, mode, owner).withLease(leaseTime, graceTime)
+                .onlyMachines(Set.copyOf(onlyMachines)),
             new RunLog(out, err, global.verbose()));
     if (ledger != null) {
       builder.programLedger(ledger);
@@ -145,12 +179,33 @@ public final class Run implements Callable<Integer> {
     return 0;
   }
 
-  private Duration parseGrace() {
+  /** A mistyped --machine would leave the runner idle forever: refused instead. */
+  private void checkMachines(Store store, Path folder) {
+    Map<String, Path> files = null;
+    for (String name : onlyMachines) {
+      if (!store.versions(name).isEmpty()) {
+        continue;
+      }
+      if (files == null) {
+        files = MachineFiles.inFolder(folder);
+      }
+      if (!files.containsKey(name)) {
+        Set<String> known = new TreeSet<>(files.keySet());
+        store.allVersions().forEach(v -> known.add(v.machine()));
+        String hint = DidYouMean.hint(name, known);
+        store.close();
+        throw new FsmException("--machine " + name + ": no machine `" + name + "` in the store"
+            + " or in machines folder " + folder + (hint == null ? "" : "; " + hint));
+      }
+    }
+  }
+
+  private Duration duration(String option, String text) {
     try {
-      return Durations.parse(grace);
+      return Durations.parse(text);
     } catch (IllegalArgumentException e) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-          "--grace " + grace + ": " + e.getMessage());
+          option + " " + text + ": " + e.getMessage());
     }
   }
 
