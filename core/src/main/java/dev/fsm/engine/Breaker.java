@@ -1,6 +1,7 @@
 package dev.fsm.engine;
 
 import dev.fsm.model.BreakerPolicy;
+import dev.fsm.store.BreakerNews;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -129,6 +130,45 @@ public final class Breaker {
       return Optional.of(new Change(status(now), true, false));
     }
     return Optional.empty();
+  }
+
+  /**
+   * Another runner's breaker of this machine opened or closed (its {@link BreakerNews}): this
+   * one follows, so the breaker holds across the runners of a shared store. An attempt that
+   * runs here as the probe no longer decides anything.
+   *
+   * @return the change to log, if this breaker's phase changed
+   */
+  public synchronized Optional<Change> follow(BreakerNews news, Instant now) {
+    Phase p = phase(now);
+    if (news.open()) {
+      if (!news.until().isAfter(now) || (p == Phase.OPEN && !openUntil.isBefore(news.until()))) {
+        return Optional.empty();
+      }
+      phase = Phase.OPEN;
+      openUntil = news.until();
+      cooldown = news.cooldown();
+      openedRate = news.errorRate();
+      openedAttempts = news.attempts();
+    } else {
+      if (p == Phase.CLOSED) {
+        return Optional.empty();
+      }
+      phase = Phase.CLOSED;
+      cooldown = policy.cooldown();
+    }
+    probe = null;
+    window.clear();
+    errorsInWindow = 0;
+    return Optional.of(new Change(status(now), news.open(), false));
+  }
+
+  /** What other runners should hear of {@code change} to this breaker of {@code machine}. */
+  public synchronized BreakerNews news(String machine, Change change) {
+    if (!change.opened()) {
+      return BreakerNews.closed(machine);
+    }
+    return new BreakerNews(machine, true, openUntil, cooldown, openedRate, openedAttempts);
   }
 
   /** The breaker as users see it at {@code now}. */

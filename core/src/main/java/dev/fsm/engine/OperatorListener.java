@@ -1,5 +1,6 @@
 package dev.fsm.engine;
 
+import dev.fsm.store.BreakerNews;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import java.util.Optional;
@@ -17,6 +18,9 @@ public interface OperatorListener {
 
   /** Tasks became runnable (started, signalled); a waiting runner should claim now. */
   void workArrived();
+
+  /** Another runner's breaker of a machine opened or closed; a runner here follows it. */
+  default void breakerHeard(BreakerNews news) {}
 
   /** The circuit breaker a runner in this process keeps for the machine, if any. */
   default Optional<Breaker> breaker(String machine) {

@@ -4,6 +4,7 @@ import dev.fsm.FsmException;
 import dev.fsm.model.BreakerPolicy;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;
+import dev.fsm.store.BreakerNews;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
@@ -134,8 +135,36 @@ final class RunLimits {
       r.breaker().abandoned(task.id());
       return;
     }
-    r.breaker().ended(task.id(), result == AttemptResult.FAILED, now)
-        .ifPresent(c -> listener.breaker(task.machine(), c));
+    r.breaker().ended(task.id(), result == AttemptResult.FAILED, now).ifPresent(c -> {
+      listener.breaker(task.machine(), c);
+      announce(r.breaker().news(task.machine(), c));
+    });
+  }
+
+  /**
+   * Another runner's breaker of a machine opened or closed: this runner's follows.
+   *
+   * @return true when this runner's breaker changed
+   */
+  boolean heard(BreakerNews news) {
+    Rules r = rules.get(news.machine());
+    if (r == null || r.breaker() == null) {
+      return false;
+    }
+    Optional<Breaker.Change> change = r.breaker().follow(news, clock.instant());
+    change.ifPresent(c -> listener.breaker(news.machine(), c));
+    return change.isPresent();
+  }
+
+  private void announce(BreakerNews news) {
+    try {
+      store.announce(news);
+    } catch (RuntimeException e) {
+      // News, not a record: the other runners still count their own attempts.
+      listener.problem("could not tell the other runners that the breaker of machine `"
+          + news.machine() + "` " + (news.open() ? "opened" : "closed") + ": "
+          + e.getMessage());
+    }
   }
 
   /** The earliest time a breaker changes by itself (a cooldown ends), if any will. */

@@ -3,6 +3,7 @@ package dev.fsm.engine;
 import dev.fsm.FsmException;
 import dev.fsm.action.ActionRunner;
 import dev.fsm.action.Attempt;
+import dev.fsm.store.BreakerNews;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.Store;
 import dev.fsm.store.StoreUnavailableException;
@@ -176,6 +177,13 @@ public final class Runner implements OperatorListener {
       f.attempt.stop(Attempt.StopReason.COMMAND);
     } else if (command.deliveredToAction()) {
       f.attempt.deliver(command);
+    }
+  }
+
+  @Override
+  public void breakerHeard(BreakerNews news) {
+    if (limits.heard(news) && !news.open()) {
+      wake();
     }
   }
 

@@ -165,6 +165,13 @@ public interface Store extends AutoCloseable {
    */
   default void listen(StoreEvents events) {}
 
+  /**
+   * Tells the other runners of a shared store that this runner's breaker of a machine opened
+   * or closed (they hear it as {@link StoreEvents#breakerChanged}). A store one runner owns at
+   * a time has no one to tell.
+   */
+  default void announce(BreakerNews news) {}
+
   /** Closes the store, after everything acknowledged is on disk. */
   @Override
   void close();

@@ -16,4 +16,7 @@ public interface StoreEvents {
 
   /** Tasks may have become claimable in another process (started, resumed, redriven). */
   void workArrived();
+
+  /** Another runner's circuit breaker of a machine opened or closed. */
+  default void breakerChanged(BreakerNews news) {}
 }

@@ -2,6 +2,7 @@ package dev.fsm.worker;
 
 import dev.fsm.engine.OperatorListener;
 import dev.fsm.engine.Upgrades;
+import dev.fsm.store.BreakerNews;
 import dev.fsm.store.Store;
 import dev.fsm.store.StoreEvents;
 import dev.fsm.task.Command;
@@ -38,6 +39,11 @@ final class OthersHeard implements StoreEvents {
   @Override
   public void workArrived() {
     runner.workArrived();
+  }
+
+  @Override
+  public void breakerChanged(BreakerNews news) {
+    runner.breakerHeard(news);
   }
 
   private void tell(Task task, String event) {

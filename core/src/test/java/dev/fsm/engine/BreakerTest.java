@@ -3,6 +3,7 @@ package dev.fsm.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fsm.model.BreakerPolicy;
+import dev.fsm.store.BreakerNews;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -189,5 +190,57 @@ class BreakerTest {
   void phaseWords() {
     assertThat(Breaker.Phase.HALF_OPEN.word()).isEqualTo("half-open");
     assertThat(Breaker.Phase.CLOSED.word()).isEqualTo("closed");
+  }
+
+  @Test
+  void anotherRunnersOpenBreakerIsFollowedUntilItsCooldownEnds() {
+    BreakerNews news = new BreakerNews("m", true, s(30), Duration.ofSeconds(20), 0.75, 8);
+    Optional<Breaker.Change> change = breaker.follow(news, s(10));
+    assertThat(change).isPresent();
+    assertThat(change.get().opened()).isTrue();
+    assertThat(breaker.room(s(29))).isZero();
+    Breaker.Status st = breaker.status(s(29));
+    assertThat(st.until()).isEqualTo(s(30));
+    assertThat(st.errorRate()).isEqualTo(0.75);
+    assertThat(st.attempts()).isEqualTo(8);
+    assertThat(breaker.follow(news, s(11))).as("the same news twice changes nothing").isEmpty();
+    assertThat(breaker.follow(new BreakerNews("m", true, s(5), Duration.ofSeconds(20), 1, 4),
+        s(11))).as("news of a cooldown already over").isEmpty();
+    assertThat(breaker.room(s(30))).as("half-open: one probe").isEqualTo(1);
+  }
+
+  @Test
+  void aFollowedOpeningKeepsItsDoubledCooldownForTheNextFailedProbe() {
+    breaker.follow(new BreakerNews("m", true, s(40), Duration.ofSeconds(40), 1, 4), s(0));
+    breaker.started("probe", s(40));
+    Optional<Breaker.Change> failed = breaker.ended("probe", true, s(41));
+    assertThat(failed).isPresent();
+    assertThat(breaker.status(s(41)).until()).isEqualTo(s(41 + 80));
+  }
+
+  @Test
+  void anotherRunnersClosingClosesThisOneAndFreesItsProbe() {
+    open(s(0));
+    breaker.started("probe", s(10));
+    assertThat(breaker.room(s(10))).isZero();
+    Optional<Breaker.Change> closed = breaker.follow(BreakerNews.closed("m"), s(11));
+    assertThat(closed).isPresent();
+    assertThat(closed.get().opened()).isFalse();
+    assertThat(breaker.room(s(11))).isEqualTo(Integer.MAX_VALUE);
+    assertThat(breaker.ended("probe", true, s(12))).as("no longer the probe: counted").isEmpty();
+    assertThat(breaker.follow(BreakerNews.closed("m"), s(13))).isEmpty();
+  }
+
+  @Test
+  void itsOwnChangesBecomeNewsForTheOthers() {
+    for (int i = 0; i < 3; i++) {
+      end(true, s(0));
+    }
+    Breaker.Change opened = end(true, s(0)).orElseThrow();
+    BreakerNews news = breaker.news("m", opened);
+    assertThat(news).isEqualTo(new BreakerNews("m", true, s(10), Duration.ofSeconds(10), 1.0, 4));
+    breaker.started("probe", s(10));
+    Breaker.Change closed = breaker.ended("probe", false, s(11)).orElseThrow();
+    assertThat(breaker.news("m", closed)).isEqualTo(BreakerNews.closed("m"));
   }
 }

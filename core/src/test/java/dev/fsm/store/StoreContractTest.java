@@ -2,6 +2,7 @@ package dev.fsm.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.fsm.FsmException;
 import dev.fsm.task.Change;
@@ -67,6 +68,14 @@ public abstract class StoreContractTest {
    */
   protected Store reopen(Store old, Path folder) {
     return old;
+  }
+
+  /**
+   * True for a store many runners share at once ({@code Ownership.SHARED}): its claims count
+   * the leases every owner holds against the caps.
+   */
+  protected boolean sharedByManyRunners() {
+    return false;
   }
 
   @BeforeEach
@@ -1245,6 +1254,36 @@ public abstract class StoreContractTest {
     assertThat(store.nextDue(new ClaimLimits(Map.of("alpha", 0, "beta", 0), Map.of())))
         .isEmpty();
     assertThat(store.nextDue()).contains(T0);
+  }
+
+  @Test
+  void aClaimForSomeMachinesTakesOnlyTheirTasks() {
+    store.create(List.of(due("a1", "alpha", "s", 0), due("b1", "beta", "s", 1),
+        due("c1", "gamma", "s", 2), due("b2", "beta", "s", 3)));
+    ClaimLimits onlyBeta = ClaimLimits.NONE.onlyMachines(Set.of("beta"));
+    assertThat(store.nextDue(onlyBeta)).contains(T0.plusSeconds(1));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, onlyBeta))
+        .extracting(Task::id).containsExactly("b1", "b2");
+    ClaimLimits capped = machineRoom("gamma", 1).onlyMachines(Set.of("alpha", "gamma"));
+    assertThat(store.claim("r1", 10, T0.plusSeconds(10), LEASE, capped))
+        .extracting(Task::id).containsExactly("a1", "c1");
+  }
+
+  @Test
+  void capsCountTheLiveLeasesOfEveryOwnerOfASharedStore() {
+    assumeTrue(sharedByManyRunners(), "only a shared store has other owners");
+    store.create(IntStream.range(0, 6).mapToObj(i -> due("t" + i, "alpha", "pay", i)).toList());
+    assertThat(store.claim("r1", 2, T0.plusSeconds(10), LEASE, ClaimLimits.NONE))
+        .extracting(Task::id).containsExactly("t0", "t1");
+    // r2 holds nothing, so its room is the whole cap of 3, of which r1 holds 2.
+    assertThat(store.claim("r2", 10, T0.plusSeconds(10), LEASE, machineRoom("alpha", 3)))
+        .extracting(Task::id).containsExactly("t2");
+    ClaimLimits payCap = new ClaimLimits(Map.of(), Map.of("alpha", Map.of("pay", 3)));
+    assertThat(store.claim("r3", 10, T0.plusSeconds(10), LEASE, payCap)).isEmpty();
+    // Once r1's leases end unrenewed they no longer count.
+    Instant later = T0.plusSeconds(10).plus(LEASE).plusSeconds(1);
+    assertThat(store.claim("r3", 10, later, LEASE, payCap))
+        .extracting(Task::id).containsExactly("t0", "t1", "t2");
   }
 
   // --- versions: a rollback to an older text is a new newest version with an id of its own ---

@@ -45,18 +45,23 @@ final class PgClaims {
       return List.of();
     }
     Lease granted = new Lease(owner, PgRows.micros(now.plus(lease)));
-    Blocked blocked = Blocked.of(limits);
-    boolean positiveCaps = limits.machines().values().stream().anyMatch(n -> n > 0)
-        || limits.states().values().stream()
-            .anyMatch(s -> s.values().stream().anyMatch(n -> n > 0));
-    if (!positiveCaps) {
-      return claimFirst(c, max, at, granted, blocked);
+    if (!positiveRoom(limits)) {
+      return claimFirst(c, max, at, granted, Blocked.of(limits));
     }
-    // The walk's row locks must hold until its update: one transaction.
+    // Caps hold across runners: other owners' live leases are counted under a lock per capped
+    // machine, and the walk's row locks must hold until its update: one transaction.
     c.setAutoCommit(false);
-    List<Task> taken = walk(c, max, at, granted, limits, blocked);
+    ClaimLimits left = PgCaps.minusOthers(c, tables, owner, at, limits);
+    List<Task> taken = positiveRoom(left) ? walk(c, max, at, granted, left, Blocked.of(left))
+        : claimFirst(c, max, at, granted, Blocked.of(left));
     c.commit();
     return taken;
+  }
+
+  private static boolean positiveRoom(ClaimLimits limits) {
+    return limits.machines().values().stream().anyMatch(n -> n > 0)
+        || limits.states().values().stream()
+            .anyMatch(s -> s.values().stream().anyMatch(n -> n > 0));
   }
 
   /** Renews {@code owner}'s leases; returns the ids it no longer holds. */

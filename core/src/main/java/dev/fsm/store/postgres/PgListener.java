@@ -1,11 +1,13 @@
 package dev.fsm.store.postgres;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.BreakerNews;
 import dev.fsm.store.StoreEvents;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -97,7 +99,10 @@ final class PgListener implements AutoCloseable {
     }
   }
 
-  /** {@code ORIGIN work} or {@code ORIGIN ID EVENT}; this store's own changes are not told. */
+  /**
+   * {@code ORIGIN work}, {@code ORIGIN ID EVENT} or {@code ORIGIN !breaker …}; this store's own
+   * news is not told.
+   */
   private void deliver(String payload) {
     int space = payload.indexOf(' ');
     if (space < 0 || payload.substring(0, space).equals(origin)) {
@@ -105,9 +110,12 @@ final class PgListener implements AutoCloseable {
     }
     String rest = payload.substring(space + 1);
     int next = rest.indexOf(' ');
+    Optional<BreakerNews> breaker = PgBreakerNews.parse(rest);
     for (StoreEvents l : listeners) {
       try {
-        if (next < 0) {
+        if (breaker.isPresent()) {
+          l.breakerChanged(breaker.get());
+        } else if (next < 0) {
           l.workArrived();
         } else {
           l.taskChanged(rest.substring(0, next), rest.substring(next + 1));

@@ -1,6 +1,7 @@
 package dev.fsm.store.postgres;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.BreakerNews;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
@@ -232,6 +233,14 @@ public final class PgStore implements Store {
   @Override
   public void listen(StoreEvents events) {
     listener.add(events);
+  }
+
+  @Override
+  public void announce(BreakerNews news) {
+    ops.statements("tell the other runners about a breaker", c -> {
+      writes.announce(c, news);
+      return null;
+    });
   }
 
   /** True once {@link #listen} hears the channel (tests wait for it before notifying). */

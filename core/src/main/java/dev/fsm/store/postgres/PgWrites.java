@@ -1,5 +1,6 @@
 package dev.fsm.store.postgres;
 
+import dev.fsm.store.BreakerNews;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
@@ -193,6 +194,11 @@ final class PgWrites {
         s.executeBatch();
       }
     }
+  }
+
+  /** Tells the other processes on the channel what a runner's breaker did. */
+  void announce(Connection c, BreakerNews news) throws SQLException {
+    notify(c, PgBreakerNews.text(news));
   }
 
   private void notify(Connection c, String payload) throws SQLException {

@@ -16,6 +16,11 @@ class PgStoreContractTest extends StoreContractTest {
   }
 
   @Override
+  protected boolean sharedByManyRunners() {
+    return true;
+  }
+
+  @Override
   protected Store reopen(Store old, Path folder) {
     old.close();
     return PgStore.open(url, false);

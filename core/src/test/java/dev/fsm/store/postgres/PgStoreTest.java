@@ -3,6 +3,7 @@ package dev.fsm.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fsm.store.BreakerNews;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.StoreEvents;
 import dev.fsm.store.TaskQuery;
@@ -211,6 +212,33 @@ class PgStoreTest {
     b.update("t1", t -> Commands.apply(t, Command.KILL, new Commands.Request(null, "", "ann"),
         T0));
     assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("t1 kill");
+  }
+
+  @Test
+  void breakerNewsReachesTheOtherInstancesOnly() throws Exception {
+    BlockingQueue<BreakerNews> heard = new LinkedBlockingQueue<>();
+    StoreEvents hearing = new StoreEvents() {
+      @Override
+      public void taskChanged(String id, String event) {}
+
+      @Override
+      public void workArrived() {}
+
+      @Override
+      public void breakerChanged(BreakerNews news) {
+        heard.add(news);
+      }
+    };
+    a.listen(hearing);
+    awaitListening(a);
+    BreakerNews opened = new BreakerNews("pay-me", true, T0.plusMillis(1234),
+        Duration.ofSeconds(20), 0.625, 16);
+    a.announce(BreakerNews.closed("mine"));
+    b.announce(opened);
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(opened);
+    b.announce(BreakerNews.closed("pay-me"));
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(BreakerNews.closed("pay-me"));
+    assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).as("its own news is not told").isNull();
   }
 
   private static void awaitListening(PgStore store) throws InterruptedException {
