@@ -5,6 +5,7 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -28,9 +29,11 @@ final class NewestHistories {
       int size = Math.min(PAGE, maxTasks - read);
       List<Task> page = store.list(new TaskQuery(Optional.of(machine), Optional.empty(),
           Optional.empty(), after, size, TaskQuery.Order.DESCENDING));
-      for (Task task : page) {
+      Map<String, List<Transition>> histories =
+          store.histories(page.stream().map(Task::id).toList());
+      for (List<Transition> history : histories.values()) {
         read++;
-        if (!each.test(store.history(task.id()))) {
+        if (!each.test(history)) {
           return read;
         }
       }

@@ -8,7 +8,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -99,6 +101,23 @@ public interface Store extends AutoCloseable {
    * @throws TaskNotFoundException when no task has this id
    */
   List<Transition> history(String id);
+
+  /**
+   * The histories of {@code ids}, oldest entry first, by id; an id of no task (purged since it
+   * was listed, say) is left out or has no entries. A store across a network reads them in one
+   * go.
+   */
+  default Map<String, List<Transition>> histories(List<String> ids) {
+    Map<String, List<Transition>> out = new LinkedHashMap<>();
+    for (String id : ids) {
+      try {
+        out.put(id, history(id));
+      } catch (TaskNotFoundException e) {
+        // Purged since it was listed: nothing to read.
+      }
+    }
+    return out;
+  }
 
   /**
    * A page of tasks matching the query, in its order (id, creation or last change; ties by id),

@@ -294,6 +294,20 @@ public abstract class StoreContractTest {
   }
 
   @Test
+  void historiesReadsManyTasksHistoriesAtOnce() {
+    store.create(List.of(runnable("t1", T0), runnable("t2", T0)));
+    Task t1 = store.claim("r1", 1, T0, LEASE).get(0);
+    Change first = moved(t1, "pack", T0.plusSeconds(1), "r1/w1", new Lease("r1", T0.plus(LEASE)));
+    store.record("r1", first);
+    Change second = moved(first.next(), "bill", T0.plusSeconds(2), "r1/w1", null);
+    store.record("r1", second);
+    Map<String, List<Transition>> read = store.histories(List.of("t1", "t2", "nobody"));
+    assertThat(read.get("t1")).containsExactly(first.entry(), second.entry());
+    assertThat(read.get("t2")).isEmpty();
+    assertThat(read.getOrDefault("nobody", List.of())).isEmpty();
+  }
+
+  @Test
   void recordUnderAHeldLeaseStoresTheSnapshotAndItsHistoryEntry() {
     store.create(List.of(runnable("t1", T0)));
     Task claimed = store.claim("r1", 1, T0, LEASE).get(0);

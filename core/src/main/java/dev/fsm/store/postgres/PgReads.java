@@ -12,7 +12,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The reads of tasks: by id, pages of a query, histories, id completion and counts. */
@@ -53,6 +55,24 @@ final class PgReads {
       throw new TaskNotFoundException(id);
     }
     return entries;
+  }
+
+  /** The histories of those of {@code ids} that have entries, in one statement. */
+  Map<String, List<Transition>> histories(Connection c, List<String> ids) throws SQLException {
+    Map<String, List<Transition>> out = new LinkedHashMap<>();
+    ids.forEach(id -> out.put(id, new ArrayList<>()));
+    try (PreparedStatement s = c.prepareStatement("SELECT task_id, " + PgRows.TRANSITION_COLUMNS
+        + " FROM " + tables.transition() + " WHERE task_id = ANY(?) ORDER BY seq")) {
+      s.setArray(1, c.createArrayOf("text", ids.toArray()));
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          out.get(r.getString(1)).add(new Transition(PgRows.time(r, 2), r.getString(3),
+              r.getString(4), r.getString(5), r.getLong(6), r.getInt(7), r.getString(8),
+              r.getString(9)));
+        }
+      }
+    }
+    return out;
   }
 
   /** A page of {@code query}; {@code lock} appends FOR UPDATE (a purge's batch). */

@@ -180,6 +180,11 @@ public final class PgStore implements Store {
   }
 
   @Override
+  public Map<String, List<Transition>> histories(List<String> ids) {
+    return ops.statements("read histories", c -> reads.histories(c, ids));
+  }
+
+  @Override
   public List<Task> list(TaskQuery query) {
     return ops.statements("list tasks", c -> reads.list(c, query, false));
   }
