@@ -13,6 +13,7 @@ import dev.fsm.engine.TaskIds;
 import dev.fsm.model.Machine;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.PurgeQuery;
+import dev.fsm.store.RunnerRecord;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
@@ -351,6 +352,12 @@ public final class StoreOperations implements Operations {
     } catch (FsmException e) {
       return false;
     }
+  }
+
+  @Override
+  public RunnerReport runners() {
+    Instant now = clock.instant();
+    return new RunnerReport(now, store.runners(now.minus(RunnerRecord.KEPT)));
   }
 
   @Override
