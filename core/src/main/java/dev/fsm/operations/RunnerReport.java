@@ -6,13 +6,13 @@ import java.util.List;
 
 /**
  * The runners of a store as {@code fsm runners} and {@code fsm watch} show them: those seen in
- * the last hour, and the store's time they were read at, by which each one's status is told (a
+ * the last hour, oldest start first, and the store's time they were read at, by which each one's status is told (a
  * reader on another host must not judge a runner by its own clock).
  */
 public record RunnerReport(Instant at, List<RunnerRecord> runners) {
 
   public RunnerReport {
-    runners = List.copyOf(runners);
+    runners = runners.stream().sorted(RunnerRecord.ORDER).toList();
   }
 
   /** Where a runner stood when the report was read. */
