@@ -14,4 +14,9 @@ class RunnersPgIT extends RunnersIT {
   String store() {
     return url;
   }
+
+  @Override
+  boolean endsWithItsOwner() {
+    return false;
+  }
 }

@@ -161,6 +161,15 @@ public interface Store extends AutoCloseable {
   List<RunnerRecord> runners(Instant seenSince);
 
   /**
+   * Who may have the store open at once: {@link Ownership#SHARED} unless one process owns it
+   * at a time (the embedded store), which tells, among other things, that a runner of another
+   * process that did not stop cleanly has ended.
+   */
+  default Ownership ownership() {
+    return Ownership.SHARED;
+  }
+
+  /**
    * The clock runners and operators of this store take {@code now} from: for a database server,
    * its time, so that leases compared by processes on many hosts agree.
    */

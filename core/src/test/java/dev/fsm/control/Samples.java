@@ -83,7 +83,10 @@ final class Samples {
         new VersionCount("order", "ba9876543210", "ünïcødé", TaskStatus.KILLED, 1));
   }
 
-  /** Runners of every status, one with machines and a fractional rate, at nanosecond times. */
+  /**
+   * Runners of every status, one with machines and a fractional rate, one seen a second ago but
+   * known to have ended, at nanosecond times.
+   */
   static RunnerReport runners() {
     Instant at = Instant.parse("2026-11-25T01:00:10.123456789Z");
     return new RunnerReport(at, List.of(
@@ -92,7 +95,9 @@ final class Samples {
         new RunnerRecord("runner:98@b", "b", 98, 1, List.of(), at.minusSeconds(900),
             at.minusSeconds(300), 0, 0, false),
         new RunnerRecord("runner:7@c", "c", 7, 16, List.of(), at.minusSeconds(1200),
-            at.minusSeconds(100), 0, 0.5, true)));
+            at.minusSeconds(100), 0, 0.5, true),
+        new RunnerRecord("runner:5@d", "d", 5, 2, List.of(), at.minusSeconds(60),
+            at.minusSeconds(1), 2, 3, false)), java.util.Set.of("runner:5@d"));
   }
 
   static PurgeReport purged(boolean dryRun) {

@@ -14,8 +14,13 @@ import dev.fsm.store.RunnerRecord;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
-/** The runners' report on the wire: the store's time and each runner's record. */
+/**
+ * The runners' report on the wire: the store's time, each runner's record, and the ids of
+ * those known to have ended.
+ */
 final class RunnerReportCodec implements Codec<RunnerReport> {
 
   static final Codec<RunnerReport> REPORT = new RunnerReportCodec();
@@ -29,6 +34,7 @@ final class RunnerReportCodec implements Codec<RunnerReport> {
     g.writeStartObject();
     INSTANT.write(g, "at", report.at());
     RECORDS.write(g, "runners", report.runners());
+    STRINGS.write(g, "ended", List.copyOf(new TreeSet<>(report.ended())));
     g.writeEndObject();
   }
 
@@ -37,14 +43,16 @@ final class RunnerReportCodec implements Codec<RunnerReport> {
     Wire.expect(p, JsonToken.START_OBJECT);
     Instant at = null;
     List<RunnerRecord> runners = List.of();
+    List<String> ended = List.of();
     while (nextField(p)) {
       switch (p.currentName()) {
         case "at" -> at = INSTANT.read(p);
         case "runners" -> runners = RECORDS.read(p);
+        case "ended" -> ended = STRINGS.read(p);
         default -> p.skipChildren();
       }
     }
-    return new RunnerReport(at, runners);
+    return new RunnerReport(at, runners, Set.copyOf(ended));
   }
 
   /** One runner's record. */

@@ -5,6 +5,7 @@ import dev.fsm.files.DiskFailure;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.Ownership;
 import dev.fsm.store.PurgeBatch;
 import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.RunnerRecord;
@@ -510,6 +511,12 @@ public final class EmbeddedStore implements Store {
    */
   <T> T lockedWithoutCheckpoints(Supplier<T> body) {
     return checkpoints.excluding(() -> gate.locked(body));
+  }
+
+  /** One process owns the store at a time: the one that opened it. */
+  @Override
+  public Ownership ownership() {
+    return Ownership.OWNER_WITH_SOCKET;
   }
 
   /** Kept beside the journal, not in it (see {@link RunnersFile}). */
