@@ -158,7 +158,7 @@ class RunnersIT {
     return true;
   }
 
-  private JsonNode awaitRunner(long pid, String status,
+  JsonNode awaitRunner(long pid, String status,
       java.util.function.Predicate<JsonNode> also) {
     JsonNode[] found = new JsonNode[1];
     Await.until("runner " + pid + " listed as " + status, Duration.ofSeconds(30), () -> {
@@ -174,7 +174,7 @@ class RunnersIT {
     return found[0];
   }
 
-  private String status(long pid) {
+  String status(long pid) {
     for (JsonNode r : runners()) {
       if (r.get("pid").asLong() == pid) {
         return r.get("status").asText();
@@ -196,7 +196,7 @@ class RunnersIT {
     return report.get("runners").get(0);
   }
 
-  private FsmProcess runInBackground(String... args) {
+  FsmProcess runInBackground(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--store", store()));
     FsmProcess p = FsmProcess.start(dir, all.toArray(String[]::new));
@@ -208,11 +208,11 @@ class RunnersIT {
     return new StoreCommands(dir, store()).run(args);
   }
 
-  private FsmJar.Result ok(String... args) {
+  FsmJar.Result ok(String... args) {
     return new StoreCommands(dir, store()).ok(args);
   }
 
-  private JsonNode json(String... args) throws IOException {
+  JsonNode json(String... args) throws IOException {
     return new StoreCommands(dir, store()).json(args);
   }
 }
