@@ -92,6 +92,6 @@ final class RunnerHeartbeat implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    write(first.seenAt(clock.instant(), 0, rate).stoppedAt(clock.instant()));
+    write(first.seenAt(first.started(), 0, rate).stoppedAt(clock.instant()));
   }
 }
