@@ -13,6 +13,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,12 @@ public final class RunnersFile {
 
   public static final String FILE = "runners.json";
 
+  /**
+   * Records kept at most, the newest seen: a runner crashing and restarted every second for an
+   * hour must not make every heartbeat rewrite megabytes.
+   */
+  static final int MAX_RECORDS = 500;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path file;
@@ -36,13 +43,20 @@ public final class RunnersFile {
     this.file = folder.resolve(FILE);
   }
 
-  /** Replaces the runner's record and writes the file, dropping records an hour older. */
+  /**
+   * Replaces the runner's record and writes the file, dropping records seen an hour before the
+   * newest, and the oldest beyond {@link #MAX_RECORDS}.
+   */
   public synchronized void seen(RunnerRecord runner) {
     Map<String, RunnerRecord> all = records();
     all.put(runner.id(), runner);
     Instant newest = all.values().stream().map(RunnerRecord::seen).max(Instant::compareTo)
         .orElseThrow();
     all.values().removeIf(r -> r.seen().isBefore(newest.minus(RunnerRecord.KEPT)));
+    if (all.size() > MAX_RECORDS) {
+      all.values().stream().sorted(Comparator.comparing(RunnerRecord::seen).reversed())
+          .skip(MAX_RECORDS).map(RunnerRecord::id).toList().forEach(all::remove);
+    }
     List<RunnerRecord> sorted = all.values().stream().sorted(RunnerRecord.ORDER).toList();
     try {
       StoreFiles.writeAtomically(file, JSON.writeValueAsBytes(toJson(sorted)));
