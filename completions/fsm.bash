@@ -25,7 +25,7 @@ _fsm() {
     _fsm_ask; return
   fi
   if [[ $cur != -* && -z $verb ]]; then
-    COMPREPLY=($(compgen -W "validate render machines upgrade start run send signal ls show history stats purge watch tail shell bench store completion help" -- "$cur")); return
+    COMPREPLY=($(compgen -W "validate render machines upgrade start run send signal ls show history stats runners purge watch tail shell bench store completion help" -- "$cur")); return
   fi
   if [[ $cur == -* ]]; then
     case $verb in
@@ -34,13 +34,14 @@ _fsm() {
       machines) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       upgrade) COMPREPLY=($(compgen -W "--dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       start) COMPREPLY=($(compgen -W "--id --context --at --from -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
-      run) COMPREPLY=($(compgen -W "--workers --until-idle --once --plugins --grace -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      run) COMPREPLY=($(compgen -W "--workers --until-idle --once --plugins --grace --lease --machine -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       send) COMPREPLY=($(compgen -W "--until --reason --to --after-step --machine --state --status --dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       signal) COMPREPLY=($(compgen -W "--context -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       ls) COMPREPLY=($(compgen -W "--machine --state --status --sort --reverse --limit -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       show) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       history) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       stats) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      runners) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       purge) COMPREPLY=($(compgen -W "--older-than --machine --status --dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       watch) COMPREPLY=($(compgen -W "--machine --state --status --interval -n --count -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       tail) COMPREPLY=($(compgen -W "--machine --state --status --interval -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
@@ -55,7 +56,7 @@ _fsm() {
 }
 
 _fsm_value_options() {
-  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --until --reason --to --machine --state --status --sort --limit --older-than --interval -n --count --tasks --states --sends --seconds --writers --context-bytes --dir"
+  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --lease --machine --until --reason --to --state --status --sort --limit --older-than --interval -n --count --tasks --states --sends --seconds --writers --context-bytes --dir"
 }
 
 complete -o default -F _fsm fsm

@@ -16,6 +16,7 @@ import dev.fsm.cli.verb.task.History;
 import dev.fsm.cli.verb.task.Ls;
 import dev.fsm.cli.verb.task.Machines;
 import dev.fsm.cli.verb.task.Purge;
+import dev.fsm.cli.verb.task.Runners;
 import dev.fsm.cli.verb.task.Send;
 import dev.fsm.cli.verb.task.Show;
 import dev.fsm.cli.verb.task.Signal;
@@ -47,7 +48,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
     subcommands = {Validate.class, Render.class, Machines.class, Upgrade.class, Start.class,
         Run.class, Send.class, Signal.class, Ls.class, Show.class, History.class, Stats.class,
-        Purge.class, Watch.class, Tail.class,
+        Runners.class, Purge.class, Watch.class, Tail.class,
         Shell.class, Bench.class, Store.class, Completion.class, Complete.class,
         CommandLine.HelpCommand.class})
 public final class Fsm implements Runnable, CommandTree {

@@ -10,6 +10,7 @@ import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
 import dev.fsm.control.wire.Purge;
 import dev.fsm.control.wire.Request;
+import dev.fsm.control.wire.Runners;
 import dev.fsm.control.wire.Send;
 import dev.fsm.control.wire.SendAll;
 import dev.fsm.control.wire.Signal;
@@ -25,6 +26,7 @@ import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.PurgeReport;
+import dev.fsm.operations.RunnerReport;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.operations.UpgradeReport;
@@ -160,6 +162,11 @@ public final class SocketControl implements Operations {
   @Override
   public List<MachineBreaker> breakers() {
     return call(new Breakers());
+  }
+
+  @Override
+  public RunnerReport runners() {
+    return call(new Runners());
   }
 
   /** One request and its answer; a failed connection becomes the exception to throw. */

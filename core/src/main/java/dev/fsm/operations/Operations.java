@@ -134,6 +134,12 @@ public interface Operations extends AutoCloseable {
   List<MachineBreaker> breakers();
 
   /**
+   * The runners seen in the last hour ({@link dev.fsm.store.RunnerRecord#KEPT}), with the
+   * store's time, by which each is running, gone or stopped.
+   */
+  RunnerReport runners();
+
+  /**
    * Deletes terminal tasks that became terminal longer ago than the query's age, with their
    * histories, a batch at a time so that a runner sharing the store keeps working; with {@code
    * query.dryRun()} only counts them. The query's cursor and batch size are the store's business.

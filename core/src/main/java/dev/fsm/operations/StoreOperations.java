@@ -12,7 +12,9 @@ import dev.fsm.engine.Step;
 import dev.fsm.engine.TaskIds;
 import dev.fsm.model.Machine;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.Ownership;
 import dev.fsm.store.PurgeQuery;
+import dev.fsm.store.RunnerRecord;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
@@ -351,6 +353,21 @@ public final class StoreOperations implements Operations {
     } catch (FsmException e) {
       return false;
     }
+  }
+
+  @Override
+  public RunnerReport runners() {
+    Instant now = clock.instant();
+    List<RunnerRecord> runners = store.runners(now.minus(RunnerRecord.KEPT));
+    Set<String> ended = new TreeSet<>();
+    if (store.ownership() == Ownership.OWNER_WITH_SOCKET) {
+      // Only this process can run on the store now: an earlier owner's runner that did not
+      // stop cleanly crashed, even one seen a moment ago.
+      long self = ProcessHandle.current().pid();
+      runners.stream().filter(r -> !r.stopped() && r.pid() != self)
+          .forEach(r -> ended.add(r.id()));
+    }
+    return new RunnerReport(now, runners, ended);
   }
 
   @Override

@@ -170,6 +170,25 @@ public interface Store extends AutoCloseable {
   PurgeBatch purge(PurgeQuery query, Instant now);
 
   /**
+   * Writes a runner's record (see {@link RunnerRecord}), replacing the one with its id: cheap,
+   * as every runner calls it every few seconds, and never waiting on the claim or record path.
+   * A store may forget records not seen for {@link RunnerRecord#KEPT}.
+   */
+  void runnerSeen(RunnerRecord runner);
+
+  /** The runners seen at or after {@code seenSince}, oldest start first (then by id). */
+  List<RunnerRecord> runners(Instant seenSince);
+
+  /**
+   * Who may have the store open at once: {@link Ownership#SHARED} unless one process owns it
+   * at a time (the embedded store), which tells, among other things, that a runner of another
+   * process that did not stop cleanly has ended.
+   */
+  default Ownership ownership() {
+    return Ownership.SHARED;
+  }
+
+  /**
    * The clock runners and operators of this store take {@code now} from: for a database server,
    * its time, so that leases compared by processes on many hosts agree.
    */

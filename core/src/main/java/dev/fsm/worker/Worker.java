@@ -12,6 +12,7 @@ import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
 import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.Ownership;
+import dev.fsm.store.RunnerRecord;
 import dev.fsm.store.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,10 +38,11 @@ public final class Worker implements AutoCloseable {
   private final ControlServer server;
   private final int leftoversStopped;
   private final Retention retention;
+  private final RunnerHeartbeat heartbeat;
 
   private Worker(Store store, MachineLibrary machines, Actions actions, Runner runner,
       StoreOperations operations, ControlServer server, int leftoversStopped,
-      Retention retention) {
+      Retention retention, RunnerHeartbeat heartbeat) {
     this.store = store;
     this.machines = machines;
     this.actions = actions;
@@ -49,6 +51,7 @@ public final class Worker implements AutoCloseable {
     this.server = server;
     this.leftoversStopped = leftoversStopped;
     this.retention = retention;
+    this.heartbeat = heartbeat;
   }
 
   /** Starts assembling a worker on {@code store}, which the worker closes from now on. */
@@ -90,6 +93,9 @@ public final class Worker implements AutoCloseable {
   @Override
   public void close() {
     try {
+      if (heartbeat != null) {
+        heartbeat.close();
+      }
       if (retention != null) {
         retention.close();
       }
@@ -121,6 +127,7 @@ public final class Worker implements AutoCloseable {
     private Ownership ownership = Ownership.SHARED;
     private Path socketFolder;
     private String role;
+    private String host;
 
     private Builder(Store store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -158,6 +165,15 @@ public final class Worker implements AutoCloseable {
     public Builder runner(RunnerOptions options, RunListener listener) {
       this.runnerOptions = Objects.requireNonNull(options, "options");
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Keeps the runner's record in the store ({@code fsm runners}) as running on {@code host},
+     * in this process, until it closes; without it, the runner leaves no record.
+     */
+    public Builder announce(String host) {
+      this.host = Objects.requireNonNull(host, "host");
       return this;
     }
 
@@ -216,8 +232,11 @@ public final class Worker implements AutoCloseable {
         // Runners purge by their machines' retention; a worker that only serves does not.
         Retention retention = runner == null ? null
             : Retention.start(store, library, clock, listener);
+        RunnerHeartbeat heartbeat = runner == null || host == null ? null
+            : RunnerHeartbeat.start(store, runner, runnerOptions, host, clock, listener,
+                RunnerRecord.HEARTBEAT);
         return new Worker(store, library, actions, runner, operations, server, leftovers,
-            retention);
+            retention, heartbeat);
       } catch (RuntimeException | Error e) {
         closeQuietly(actions, e);
         store.close();

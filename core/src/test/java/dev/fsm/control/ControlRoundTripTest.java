@@ -145,6 +145,8 @@ class ControlRoundTripTest {
     assertThat(fake.last().args()).containsExactly((Object) null);
     assertThat(client.versions("order")).isEqualTo(Samples.versions());
     assertThat(client.machineNames()).containsExactly("order", "ünïcødé");
+    assertThat(client.runners()).isEqualTo(Samples.runners());
+    assertThat(client.runners().live()).extracting(r -> r.id()).containsExactly("runner:12@a");
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.PurgeReport;
+import dev.fsm.operations.RunnerReport;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.operations.UpgradeReport;
@@ -179,6 +180,12 @@ final class FakeControl implements Operations {
     enter("breakers");
     return List.of(new MachineBreaker("order", "open", 0.75, 20,
         Instant.parse("2026-11-25T01:00:00.123456789Z")), MachineBreaker.none("ünïcødé"));
+  }
+
+  @Override
+  public RunnerReport runners() {
+    enter("runners");
+    return Samples.runners();
   }
 
   @Override

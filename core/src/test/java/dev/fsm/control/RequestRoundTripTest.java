@@ -17,6 +17,7 @@ import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
 import dev.fsm.control.wire.Purge;
 import dev.fsm.control.wire.Request;
+import dev.fsm.control.wire.Runners;
 import dev.fsm.control.wire.Send;
 import dev.fsm.control.wire.SendAll;
 import dev.fsm.control.wire.Signal;
@@ -97,7 +98,8 @@ class RequestRoundTripTest {
         new VersionCounts("order"),
         new Purge("order", List.of(TaskStatus.FAILED, TaskStatus.KILLED), Duration.ofDays(30),
             true),
-        new Purge(null, List.of(), Duration.ofSeconds(90, 5), false));
+        new Purge(null, List.of(), Duration.ofSeconds(90, 5), false),
+        new Runners());
   }
 
   @Test
@@ -132,7 +134,7 @@ class RequestRoundTripTest {
     assertThat(results).contains(Optional.empty(), Samples.history(), Samples.counts(),
         Samples.stats(), Samples.versions(), Samples.report(true), Samples.upgrade(true),
         Samples.upgrade(false), Samples.versionCounts(), Samples.purged(true),
-        Samples.purged(false));
+        Samples.purged(false), Samples.runners());
   }
 
   /** Runs the request on the fake and checks its result survives its codec. */

@@ -3,8 +3,10 @@ package dev.fsm.control;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.PurgeReport;
+import dev.fsm.operations.RunnerReport;
 import dev.fsm.operations.UpgradeReport;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.RunnerRecord;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.VersionCount;
 import dev.fsm.task.Lease;
@@ -79,6 +81,23 @@ final class Samples {
   static List<VersionCount> versionCounts() {
     return List.of(new VersionCount("order", "0123456789ab", "pay", TaskStatus.RUNNABLE, 3),
         new VersionCount("order", "ba9876543210", "ünïcødé", TaskStatus.KILLED, 1));
+  }
+
+  /**
+   * Runners of every status, one with machines and a fractional rate, one seen a second ago but
+   * known to have ended, at nanosecond times.
+   */
+  static RunnerReport runners() {
+    Instant at = Instant.parse("2026-11-25T01:00:10.123456789Z");
+    return new RunnerReport(at, List.of(
+        new RunnerRecord("runner:12@a", "a", 12, 4, List.of("order", "ünïcødé"),
+            at.minusSeconds(600), at.minusSeconds(1), 3, 123.456, false),
+        new RunnerRecord("runner:98@b", "b", 98, 1, List.of(), at.minusSeconds(900),
+            at.minusSeconds(300), 0, 0, false),
+        new RunnerRecord("runner:7@c", "c", 7, 16, List.of(), at.minusSeconds(1200),
+            at.minusSeconds(100), 0, 0.5, true),
+        new RunnerRecord("runner:5@d", "d", 5, 2, List.of(), at.minusSeconds(60),
+            at.minusSeconds(1), 2, 3, false)), java.util.Set.of("runner:5@d"));
   }
 
   static PurgeReport purged(boolean dryRun) {

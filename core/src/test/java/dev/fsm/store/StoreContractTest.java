@@ -1601,4 +1601,57 @@ public abstract class StoreContractTest {
     assertThat(store.get("r-done")).contains(again.task());
     assertThat(store.history("r-done")).isEqualTo(again.history());
   }
+
+  private static RunnerRecord runner(String id, Instant started, Instant seen) {
+    return new RunnerRecord(id, "host-" + id.length(), 1200 + id.length(), 4,
+        List.of("refund", "order"), started, seen, 3, 12.5, false);
+  }
+
+  @Test
+  void aRunnerRecordReadsBackAsWrittenAndAnUpdateReplacesIt() {
+    assertThat(store.runners(T0.minusSeconds(3600))).isEmpty();
+    RunnerRecord first = runner("runner:1@a", T0, T0);
+    store.runnerSeen(first);
+    reopen();
+    assertThat(store.runners(T0.minusSeconds(60))).containsExactly(first);
+    assertThat(first.machines()).as("sorted").containsExactly("order", "refund");
+
+    RunnerRecord later = first.seenAt(T0.plusSeconds(2), 7, 0.25);
+    store.runnerSeen(later);
+    reopen();
+    assertThat(store.runners(T0.minusSeconds(60))).containsExactly(later);
+    assertThat(later.status(T0.plusSeconds(3))).isEqualTo(RunnerRecord.Status.RUNNING);
+    assertThat(later.status(T0.plusSeconds(60))).isEqualTo(RunnerRecord.Status.GONE);
+  }
+
+  @Test
+  void runnersSeenBeforeTheGivenTimeAreLeftOutAndTheRestComeOldestStartFirst() {
+    RunnerRecord old = runner("runner:1@a", T0.minusSeconds(7200), T0.minusSeconds(600));
+    RunnerRecord young = runner("runner:22@b", T0.minusSeconds(5), T0);
+    RunnerRecord elder = new RunnerRecord("runner:333@c", "c", 333, 1, List.of(),
+        T0.minusSeconds(60), T0.minusSeconds(1), 0, 0, false);
+    store.runnerSeen(young);
+    store.runnerSeen(old);
+    store.runnerSeen(elder);
+    reopen();
+
+    assertThat(store.runners(T0.minusSeconds(60))).containsExactly(elder, young);
+    assertThat(store.runners(T0.minusSeconds(600))).containsExactly(old, elder, young);
+    assertThat(store.runners(T0.plusSeconds(1))).isEmpty();
+  }
+
+  @Test
+  void aRunnerThatStoppedCleanlySaysSoWhateverTheTime() {
+    RunnerRecord running = runner("runner:9@z", T0, T0.plusSeconds(2));
+    store.runnerSeen(running);
+    RunnerRecord stopped = running.stoppedAt(T0.plusSeconds(3));
+    store.runnerSeen(stopped);
+    reopen();
+
+    assertThat(store.runners(T0)).containsExactly(stopped);
+    assertThat(store.runners(T0).get(0).stopped()).isTrue();
+    assertThat(stopped.held()).isZero();
+    assertThat(stopped.status(T0.plusSeconds(3))).isEqualTo(RunnerRecord.Status.STOPPED);
+    assertThat(stopped.status(T0.plusSeconds(600))).isEqualTo(RunnerRecord.Status.STOPPED);
+  }
 }

@@ -47,6 +47,51 @@ class WorkerTest {
   }
 
   @Test
+  void anAnnouncedRunnerKeepsItsRecordInTheStoreAndMarksItStoppedWhenItCloses()
+      throws Exception {
+    InMemoryStore store = new InMemoryStore();
+    java.time.Instant before = store.clock().instant();
+    RunnerOptions options = untilIdle().onlyMachines(java.util.Set.of("chain"));
+    try (Worker worker = Worker.builder(store).machines(dir).runner(options, RunListener.NONE)
+        .announce("host-a").build()) {
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (store.runners(before).isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      dev.fsm.store.RunnerRecord seen = store.runners(before).get(0);
+      assertThat(seen.id()).isEqualTo("runner:test");
+      assertThat(seen.host()).isEqualTo("host-a");
+      assertThat(seen.pid()).isEqualTo(ProcessHandle.current().pid());
+      assertThat(seen.workers()).isEqualTo(2);
+      assertThat(seen.machines()).containsExactly("chain");
+      assertThat(seen.stopped()).isFalse();
+      assertThat(seen.status(store.clock().instant()))
+          .isEqualTo(dev.fsm.store.RunnerRecord.Status.RUNNING);
+      worker.runner().orElseThrow().run();
+    }
+  }
+
+  @Test
+  void aWorkerClosingWritesTheCleanStopBeforeTheStoreCloses() throws Exception {
+    Path folder = dir.resolve("store");
+    java.time.Instant before = java.time.Instant.now().minusSeconds(1);
+    try (Worker worker = Worker.builder(dev.fsm.store.embedded.EmbeddedStore.open(folder))
+        .machines(dir).runner(untilIdle(), RunListener.NONE).announce("host-b").build()) {
+      worker.operations().start(chain(), List.of(new NewTask("t1", null, null)));
+      worker.runner().orElseThrow().run();
+    }
+    try (var reopened = dev.fsm.store.embedded.EmbeddedStore.open(folder)) {
+      List<dev.fsm.store.RunnerRecord> runners = reopened.runners(before);
+      assertThat(runners).hasSize(1);
+      assertThat(runners.get(0).stopped()).isTrue();
+      assertThat(runners.get(0).held()).isZero();
+      assertThat(runners.get(0).host()).isEqualTo("host-b");
+      assertThat(runners.get(0).status(java.time.Instant.now().plusSeconds(3600)))
+          .isEqualTo(dev.fsm.store.RunnerRecord.Status.STOPPED);
+    }
+  }
+
+  @Test
   void aRunnerRunsWhatItsOperationsStarted() throws Exception {
     AtomicInteger recorded = new AtomicInteger();
     RunListener counting = new RunListener() {

@@ -67,6 +67,7 @@ public record Envelope(int version, String op, Arguments arguments) {
       case Upgrade.OP -> Upgrade.from(arguments);
       case VersionCounts.OP -> VersionCounts.from(arguments);
       case Purge.OP -> Purge.from(arguments);
+      case Runners.OP -> new Runners();
       default -> null;
     };
   }

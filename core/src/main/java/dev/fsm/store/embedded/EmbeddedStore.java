@@ -5,8 +5,10 @@ import dev.fsm.files.DiskFailure;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.Ownership;
 import dev.fsm.store.PurgeBatch;
 import dev.fsm.store.PurgeQuery;
+import dev.fsm.store.RunnerRecord;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
@@ -21,6 +23,7 @@ import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalStats;
 import dev.fsm.store.embedded.owner.StoreInUseException;
+import dev.fsm.store.embedded.owner.RunnersFile;
 import dev.fsm.store.embedded.owner.StoreLock;
 import dev.fsm.store.embedded.recovery.CleanMarker;
 import dev.fsm.store.embedded.recovery.IndexOpening;
@@ -70,6 +73,7 @@ public final class EmbeddedStore implements Store {
   private final StoreGate gate;
   private final Checkpoints checkpoints;
   private final IndexFlusher flusher;
+  private final RunnersFile runners;
 
   private EmbeddedStore(Path folder, StoreLock owner, Journal journal,
       IndexOpening.Opened opened, EmbeddedStoreOptions options) throws IOException {
@@ -83,6 +87,7 @@ public final class EmbeddedStore implements Store {
     this.checkpoints =
         new Checkpoints(folder, gate, journal, index, options.checkpointBytes());
     this.flusher = IndexFlusher.start(folder.resolve(TaskIndex.FILE));
+    this.runners = new RunnersFile(folder);
   }
 
   /** Opens the store in {@code folder}, creating it when missing, with default options. */
@@ -506,6 +511,23 @@ public final class EmbeddedStore implements Store {
    */
   <T> T lockedWithoutCheckpoints(Supplier<T> body) {
     return checkpoints.excluding(() -> gate.locked(body));
+  }
+
+  /** One process owns the store at a time: the one that opened it. */
+  @Override
+  public Ownership ownership() {
+    return Ownership.OWNER_WITH_SOCKET;
+  }
+
+  /** Kept beside the journal, not in it (see {@link RunnersFile}). */
+  @Override
+  public void runnerSeen(RunnerRecord runner) {
+    runners.seen(runner);
+  }
+
+  @Override
+  public List<RunnerRecord> runners(Instant seenSince) {
+    return runners.seenSince(seenSince);
   }
 
   /** The store's folder. */

@@ -5,6 +5,7 @@ import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.PurgeBatch;
 import dev.fsm.store.PurgeQuery;
+import dev.fsm.store.RunnerRecord;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
@@ -63,6 +64,7 @@ public final class InMemoryStore implements Store {
   // place by due time, so claims stay oldest due first and O(log n) each.
   private final NavigableSet<Slot> dueQueue = new TreeSet<>(BY_TIME_THEN_ID);
   private final NavigableSet<Slot> leaseQueue = new TreeSet<>(BY_TIME_THEN_ID);
+  private final Map<String, RunnerRecord> runners = new HashMap<>();
   private boolean closed;
 
   @Override
@@ -360,6 +362,23 @@ public final class InMemoryStore implements Store {
           : Optional.of(candidates.get(candidates.size() - 1).id());
       return new PurgeBatch(PurgeBatch.tally(gone), resume,
           Duration.ofNanos(System.nanoTime() - start));
+    }
+  }
+
+  @Override
+  public void runnerSeen(RunnerRecord runner) {
+    synchronized (lock) {
+      ensureOpen();
+      runners.put(runner.id(), runner);
+    }
+  }
+
+  @Override
+  public List<RunnerRecord> runners(Instant seenSince) {
+    synchronized (lock) {
+      ensureOpen();
+      return runners.values().stream().filter(r -> !r.seen().isBefore(seenSince))
+          .sorted(RunnerRecord.ORDER).toList();
     }
   }
 

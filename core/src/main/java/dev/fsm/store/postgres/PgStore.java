@@ -7,6 +7,7 @@ import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.PurgeBatch;
 import dev.fsm.store.PurgeQuery;
+import dev.fsm.store.RunnerRecord;
 import dev.fsm.store.Store;
 import dev.fsm.store.StoreEvents;
 import dev.fsm.store.TaskCount;
@@ -48,9 +49,13 @@ public final class PgStore implements Store {
   private final PgVersions versions;
   private final PgPurge purges;
   private final PgListener listener;
+  private final PgRunners runners;
   private final Clock clock;
 
-  private PgStore(PgUrl url, PgLink ops, Duration offset) {
+  /** What opening found: the server clock's offset from ours and the schema's version. */
+  private record Opened(Duration offset, int version) {}
+
+  private PgStore(PgUrl url, PgLink ops, Opened opened) {
     this.url = url;
     this.ops = ops;
     this.run = new PgLink(url, true);
@@ -64,8 +69,10 @@ public final class PgStore implements Store {
     this.versions = new PgVersions(tables, url.schema());
     this.purges = new PgPurge(tables, reads);
     this.listener = new PgListener(url, tables, origin);
+    this.runners = new PgRunners(tables, opened.version());
     // The server's time, ticking in microseconds as the server keeps times.
-    this.clock = Clock.tick(Clock.offset(Clock.systemUTC(), offset), Duration.ofNanos(1_000));
+    this.clock = Clock.tick(Clock.offset(Clock.systemUTC(), opened.offset()),
+        Duration.ofNanos(1_000));
   }
 
   /**
@@ -77,18 +84,19 @@ public final class PgStore implements Store {
   public static PgStore open(PgUrl url, boolean create) {
     PgLink ops = new PgLink(url);
     try {
-      Duration offset = ops.transaction(create ? "create fsm's tables" : "open the store", c -> {
+      Opened opened = ops.transaction(create ? "create fsm's tables" : "open the store", c -> {
         PgServer.fits(c, url);
         int version = PgSchema.version(c, url.schema());
         PgSchema.refuseNewer(version, url);
         if (create && version < PgSchema.NEWEST) {
           PgSchema.migrate(c, url);
+          version = PgSchema.NEWEST;
         } else if (version == 0) {
           throw PgSchema.missing(url);
         }
-        return PgServer.clockOffset(c);
+        return new Opened(PgServer.clockOffset(c), version);
       });
-      return new PgStore(url, ops, offset);
+      return new PgStore(url, ops, opened);
     } catch (RuntimeException e) {
       ops.close();
       throw e;
@@ -228,6 +236,20 @@ public final class PgStore implements Store {
   @Override
   public PurgeBatch purge(PurgeQuery query, Instant now) {
     return ops.transaction("purge tasks", c -> purges.batch(c, query, now));
+  }
+
+  /** On the renewals' link: a tiny statement every few seconds, off the claim and record path. */
+  @Override
+  public void runnerSeen(RunnerRecord runner) {
+    renewals.statements("record the runner's heartbeat", c -> {
+      runners.seen(c, runner);
+      return null;
+    });
+  }
+
+  @Override
+  public List<RunnerRecord> runners(Instant seenSince) {
+    return ops.statements("read the runners", c -> runners.seenSince(c, seenSince));
   }
 
   @Override

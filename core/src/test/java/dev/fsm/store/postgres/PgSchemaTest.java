@@ -42,13 +42,13 @@ class PgSchemaTest {
       assertThat(store.claim("r", 1, PgStoreTest.T0, java.time.Duration.ofSeconds(5)))
           .extracting(Task::id).containsExactly("old");
     }
-    assertThat(versions(schema)).containsExactly(1, 2);
+    assertThat(versions(schema)).containsExactly(1, 2, 3);
     try (Connection c = server.connect(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT count(*) FROM \"" + schema + "\".runner")) {
       assertThat(r.next()).isTrue();
     }
     PgStore.open(url, true).close();
-    assertThat(versions(schema)).as("nothing applied twice").containsExactly(1, 2);
+    assertThat(versions(schema)).as("nothing applied twice").containsExactly(1, 2, 3);
   }
 
   @Test
@@ -105,7 +105,35 @@ class PgSchemaTest {
       t.join(30_000);
     }
     assertThat(failures).isEmpty();
-    assertThat(versions(url.schema())).containsExactly(1, 2);
+    assertThat(versions(url.schema())).containsExactly(1, 2, 3);
+  }
+
+  @Test
+  void aVersionTwoStoreOpenedWithoutMigratingKeepsRunnersInItsColumnsAndMigratesThemLater()
+      throws Exception {
+    String schema = server.freshSchema();
+    PgUrl url = PgUrl.parse(server.url(schema));
+    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA \"" + schema + "\"");
+      s.execute("CREATE TABLE \"" + schema + "\".fsm_schema (version int PRIMARY KEY,"
+          + " applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+      PgSchema.apply(c, schema, 1);
+      PgSchema.apply(c, schema, 2);
+    }
+    dev.fsm.store.RunnerRecord r = new dev.fsm.store.RunnerRecord("runner:7@h", "h", 7, 2,
+        List.of("order"), PgStoreTest.T0, PgStoreTest.T0.plusSeconds(2), 3, 1.5, true);
+    dev.fsm.store.RunnerRecord asV2 = new dev.fsm.store.RunnerRecord("runner:7@h", "h", 7, 2,
+        List.of(), PgStoreTest.T0, PgStoreTest.T0.plusSeconds(2), 0, 0, false);
+    try (PgStore v2 = PgStore.open(url, false)) {
+      v2.runnerSeen(r);
+      assertThat(v2.runners(PgStoreTest.T0)).containsExactly(asV2);
+    }
+    try (PgStore store = PgStore.open(url, true)) {
+      assertThat(store.runners(PgStoreTest.T0)).containsExactly(asV2);
+      store.runnerSeen(r);
+      assertThat(store.runners(PgStoreTest.T0)).containsExactly(r);
+    }
+    assertThat(versions(schema)).containsExactly(1, 2, 3);
   }
 
   private List<Integer> versions(String schema) {

@@ -144,7 +144,8 @@ public final class Run implements Callable<Integer> {
         .actions(ActionOptions.DEFAULTS.withGrace(graceTime).withPlugins(plugins))
         .runner(RunnerOptions.of(workers, mode, owner).withLease(leaseTime, graceTime)
                 .onlyMachines(Set.copyOf(onlyMachines)),
-            new RunLog(out, err, global.verbose()));
+            new RunLog(out, err, global.verbose()))
+        .announce(host());
     if (ledger != null) {
       builder.programLedger(ledger);
     }

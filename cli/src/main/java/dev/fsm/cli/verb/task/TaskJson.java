@@ -5,7 +5,9 @@ import dev.fsm.engine.StateStats;
 import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.PurgeReport;
+import dev.fsm.operations.RunnerReport;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.RunnerRecord;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Pausing;
 import dev.fsm.task.ShownStatus;
@@ -89,11 +91,20 @@ final class TaskJson {
     g.writeEndObject();
   }
 
-  /** One refresh of {@code fsm watch}: when, the statuses that have tasks, and the tasks. */
-  static void watchFrame(JsonGenerator g, Instant now, Map<ShownStatus, Long> counts,
-      List<Task> tasks, Function<Task, ShownStatus> shown) throws IOException {
+  /**
+   * One refresh of {@code fsm watch}: when, the runners serving the store, the statuses that
+   * have tasks, and the tasks.
+   */
+  static void watchFrame(JsonGenerator g, Instant now, RunnerReport runners,
+      Map<ShownStatus, Long> counts, List<Task> tasks, Function<Task, ShownStatus> shown)
+      throws IOException {
     g.writeStartObject();
     g.writeStringField("time", now.toString());
+    g.writeArrayFieldStart("runners");
+    for (RunnerRecord r : runners.live()) {
+      RunnerText.json(g, runners, r);
+    }
+    g.writeEndArray();
     g.writeObjectFieldStart("counts");
     for (Map.Entry<ShownStatus, Long> c : counts.entrySet()) {
       g.writeNumberField(c.getKey().word(), c.getValue());
@@ -101,6 +112,22 @@ final class TaskJson {
     g.writeEndObject();
     g.writeFieldName("tasks");
     tasks(g, tasks, shown);
+    g.writeEndObject();
+  }
+
+  /**
+   * {@code fsm runners}: the store's time, how many runners serve it now, and every runner seen
+   * in the last hour.
+   */
+  static void runners(JsonGenerator g, RunnerReport report) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("time", time(report.at()));
+    g.writeNumberField("live", report.live().size());
+    g.writeArrayFieldStart("runners");
+    for (RunnerRecord r : report.runners()) {
+      RunnerText.json(g, report, r);
+    }
+    g.writeEndArray();
     g.writeEndObject();
   }
 

@@ -7,6 +7,7 @@ import dev.fsm.cli.common.StopSignal;
 import dev.fsm.cli.terminal.Style;
 import dev.fsm.cli.terminal.Table;
 import dev.fsm.engine.ShownStatuses;
+import dev.fsm.operations.RunnerReport;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Show tasks refreshed in place, like top.",
     description = {
-        "Counts by status, then the tasks that changed most recently, redrawn every"
+        "The runners serving the store (or `no runner`), counts by status, then the tasks"
+            + " that changed most recently, redrawn every"
             + " --interval until Ctrl-C. It polls: each refresh asks the runner that owns the"
             + " store, or opens the store briefly, so it never blocks a runner. When the runner"
             + " stops or is killed it carries on with the next one, or the store itself, and"
@@ -60,17 +62,21 @@ public final class Watch implements Callable<Integer>, LiveView {
 
   @Spec CommandSpec spec;
 
-  /** What one refresh read. */
-  /** One poll: the tasks and counts, with how each shows (read while the store was open). */
+  /**
+   * One poll: the tasks and counts, with how each shows (read while the store was open), and
+   * the store's runners.
+   */
   private record Polled(List<Task> tasks, List<TaskCount> counts,
-      Map<String, ShownStatus> tasksShow, Map<TaskCount, ShownStatus> countsShow) {
+      Map<String, ShownStatus> tasksShow, Map<TaskCount, ShownStatus> countsShow,
+      RunnerReport runners) {
 
-    static Polled of(List<Task> tasks, List<TaskCount> counts, ShownStatuses shown) {
+    static Polled of(List<Task> tasks, List<TaskCount> counts, ShownStatuses shown,
+        RunnerReport runners) {
       Map<String, ShownStatus> tasksShow = new HashMap<>();
       tasks.forEach(t -> tasksShow.put(t.id(), shown.of(t)));
       Map<TaskCount, ShownStatus> countsShow = new HashMap<>();
       counts.forEach(c -> countsShow.put(c, shown.of(c)));
-      return new Polled(tasks, counts, tasksShow, countsShow);
+      return new Polled(tasks, counts, tasksShow, countsShow, runners);
     }
   }
 
@@ -97,7 +103,7 @@ public final class Watch implements Callable<Integer>, LiveView {
           KnownMachine.require(control, live.machine);
         }
         return Polled.of(control.list(live.query(READ)), control.counts(),
-            new ShownStatuses(control::versions));
+            new ShownStatuses(control::versions), control.runners());
       });
       if (polled.isEmpty()) {
         return ExitCodes.OK;
@@ -107,7 +113,7 @@ public final class Watch implements Callable<Integer>, LiveView {
       List<Task> tasks = new ArrayList<>(polled.get().tasks());
       tasks.sort(Comparator.comparing(Watch::changed).reversed());
       if (global.json()) {
-        JsonDocument.line(out, g -> TaskJson.watchFrame(g, now,
+        JsonDocument.line(out, g -> TaskJson.watchFrame(g, now, polled.get().runners(),
             byStatus(polled.get()), tasks, t -> polled.get().tasksShow().get(t.id())));
       } else {
         List<String> frame = frame(global, style, polled.get(), tasks);
@@ -133,6 +139,9 @@ public final class Watch implements Callable<Integer>, LiveView {
   private List<String> frame(GlobalOptions global, Style style, Polled polled,
       List<Task> tasks) {
     List<String> lines = new ArrayList<>();
+    // A backlog with no runner must never look like a slow one.
+    String runners = RunnerText.header(polled.runners());
+    lines.add(polled.runners().live().isEmpty() ? style.warning(runners) : runners);
     lines.add(TaskText.counts(byStatus(polled)));
     Table table = new Table("ID", "MACHINE", "STATE", "STATUS", "ATTEMPT", "DUE/UPDATED")
         .paint(3, word -> TaskText.status(style, word));

@@ -7,7 +7,9 @@ import dev.fsm.engine.Contexts;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.MachineBreaker;
+import dev.fsm.operations.RunnerReport;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.RunnerRecord;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Pausing;
 import dev.fsm.task.ShownStatus;
@@ -85,8 +87,8 @@ class TaskJsonTest {
         3, List.of(), T, T, null, Instant.parse("+12345-01-01T00:00:00Z"),
         new Lease("runner:1", T.plusNanos(1)));
     assertThat(print(g -> TaskJson.task(g, task))).isEqualTo(golden("task-context.json"));
-    assertThat(line(g -> TaskJson.watchFrame(g, T, Map.of(ShownStatus.RUNNABLE, 1L),
-        List.of(task), t -> ShownStatus.of(t.status(), false)))).isEqualTo(golden("watch-context.jsonl"));
+    assertThat(line(g -> TaskJson.watchFrame(g, T, new RunnerReport(T, List.of()),
+        Map.of(ShownStatus.RUNNABLE, 1L), List.of(task), t -> ShownStatus.of(t.status(), false)))).isEqualTo(golden("watch-context.jsonl"));
   }
 
   @Test
@@ -184,11 +186,28 @@ class TaskJsonTest {
     Map<ShownStatus, Long> counts = new EnumMap<>(ShownStatus.class);
     counts.put(ShownStatus.FAULT, 1L);
     counts.put(ShownStatus.RUNNABLE, 2L);
-    assertThat(line(g -> TaskJson.watchFrame(g, T, counts, List.of(BARE, FULL),
+    assertThat(line(g -> TaskJson.watchFrame(g, T, RUNNERS, counts, List.of(BARE, FULL),
         t -> ShownStatus.of(t.status(), false))))
         .isEqualTo(golden("watch.jsonl"));
     assertThat(line(g -> TaskJson.watchFrame(g, Instant.parse("2030-01-31T09:00:00Z"),
-        Map.of(), List.of(), t -> ShownStatus.RUNNABLE))).isEqualTo(golden("watch-empty.jsonl"));
+        new RunnerReport(T, List.of()), Map.of(), List.of(), t -> ShownStatus.RUNNABLE)))
+        .isEqualTo(golden("watch-empty.jsonl"));
+  }
+
+  /** A live runner claiming some machines, one gone, one stopped: the store's time decides. */
+  private static final RunnerReport RUNNERS = new RunnerReport(T, List.of(
+      new RunnerRecord("runner:12@a", "a", 12, 4, List.of("order"), T.minusSeconds(600),
+          T.minusMillis(1500), 3, 41.25, false),
+      new RunnerRecord("runner:98@b", "b", 98, 2, List.of(), T.minusSeconds(900),
+          T.minusSeconds(300), 1, 0, false),
+      new RunnerRecord("runner:7@c", "c", 7, 1, List.of(), T.minusSeconds(1200),
+          T.minusSeconds(100), 0, 0, true)));
+
+  @Test
+  void runnersPrintTheStoreTimeTheLiveCountAndEveryRunnerWithItsStatus() {
+    assertThat(print(g -> TaskJson.runners(g, RUNNERS))).isEqualTo(golden("runners.json"));
+    assertThat(print(g -> TaskJson.runners(g, new RunnerReport(T, List.of()))))
+        .isEqualTo(golden("runners-none.json"));
   }
 
   private static String print(JsonDocument.Value value) {
