@@ -111,6 +111,40 @@ class SupervisorIT {
   }
 
   @Test
+  void aStalledRunnersProgramIsStoppedByTheSupervisorAndItsOutcomeIsNotRecorded()
+      throws Exception {
+    longMachine();
+    String id = commands("store").ok("start", "slow").out().strip();
+    FsmProcess runner = run("store", "run", "--lease", "3s", "--grace", "500ms");
+    Path pidFile = dir.resolve("machines/" + id + ".pid");
+    Await.until("the action to start", Duration.ofSeconds(20), () -> hasPid(pidFile));
+    long program = pid(pidFile);
+    supervisorOf(runner);
+
+    // As a long GC pause would: the runner renews nothing and stops nothing itself.
+    signal("STOP", runner.pid());
+    long stalled = System.nanoTime();
+    try {
+      Await.until("the supervisor to stop the program", Duration.ofSeconds(10),
+          () -> !running(program));
+      // The last renewal was at most a renewal period (1 s) before the stall; its lease ends
+      // 3 s after it, and the program must be gone before then.
+      assertThat(Duration.ofNanos(System.nanoTime() - stalled)).isLessThan(Duration.ofSeconds(3));
+    } finally {
+      signal("CONT", runner.pid());
+    }
+    Await.until("the runner to say its supervisor stopped it", Duration.ofSeconds(10),
+        () -> runner.err().contains("renewed no lease in time: stopped "));
+
+    Files.delete(pidFile);
+    Files.writeString(dir.resolve("machines/fast"), "");
+    Await.until("the task to run again and complete", Duration.ofSeconds(30),
+        () -> "completed".equals(status("store", id)));
+    assertThat(commands("store").json("show", id).get("errors"))
+        .as("the killed program's exit was not recorded as an error").isEmpty();
+  }
+
+  @Test
   void aRunnerCutOffFromPostgresStopsItsActionBeforeTheLeaseEnds() throws Exception {
     TestPostgres server = TestPostgres.server();
     server.execute("DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '" + ROLE
@@ -200,6 +234,11 @@ class SupervisorIT {
     FsmProcess p = FsmProcess.start(dir, all.toArray(String[]::new));
     background.add(p);
     return p.awaitServing();
+  }
+
+  private static void signal(String name, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start();
+    assertThat(kill.waitFor()).isZero();
   }
 
   private static List<String> environment(long pid) throws IOException {
