@@ -83,7 +83,7 @@ class SupervisorIT {
     long program = pid(pidFile);
     ProcessHandle supervisor = supervisorOf(runner);
     assertThat(environment(program)).as("the program carries its runner's mark")
-        .anyMatch(e -> e.startsWith("FSM_RUNNER="));
+        .anyMatch(e -> e.startsWith("FSM_RUNNER_MARK="));
 
     runner.kill();
     runner.awaitExit(Duration.ofSeconds(5));

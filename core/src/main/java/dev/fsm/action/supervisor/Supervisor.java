@@ -23,7 +23,7 @@ import java.util.function.Consumer;
 public final class Supervisor implements Deadlines, AutoCloseable {
 
   /** The environment variable that marks every process of one runner's programs. */
-  public static final String VARIABLE = "FSM_RUNNER";
+  public static final String VARIABLE = "FSM_RUNNER_MARK";
 
   /** A small JVM that starts fast: the supervisor reads a pipe and scans /proc, nothing more. */
   static final List<String> JVM_FLAGS = List.of("-Xmx16m", "-Xss256k", "-XX:+UseSerialGC",

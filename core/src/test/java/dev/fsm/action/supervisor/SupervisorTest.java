@@ -55,7 +55,7 @@ class SupervisorTest {
   @Test
   void aPipeClosedWithoutGoodbyeStopsTheMarkedProcessesWithinTheGrace() throws Exception {
     Process supervisor = supervisor();
-    Process child = sleep("FSM_RUNNER=" + id);
+    Process child = sleep("FSM_RUNNER_MARK=" + id);
 
     long closed = System.nanoTime();
     supervisor.getOutputStream().close();
@@ -70,7 +70,7 @@ class SupervisorTest {
   @Test
   void goodbyeThenCloseLeavesTheMarkedProcessesAlone() throws Exception {
     Process supervisor = supervisor();
-    Process child = sleep("FSM_RUNNER=" + id);
+    Process child = sleep("FSM_RUNNER_MARK=" + id);
 
     send(supervisor, "deadline 60000");
     send(supervisor, "bye");
@@ -83,7 +83,7 @@ class SupervisorTest {
   @Test
   void aDeadlineThatPassesWithoutRenewalStopsThemAndRenewalsKeepThemAlive() throws Exception {
     Process supervisor = supervisor();
-    Process child = sleep("FSM_RUNNER=" + id);
+    Process child = sleep("FSM_RUNNER_MARK=" + id);
 
     long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1200);
     long last = 0;
@@ -100,11 +100,11 @@ class SupervisorTest {
 
     // It keeps running for a runner that comes back: a newer deadline is watched again.
     assertThat(supervisor.isAlive()).isTrue();
-    Process next = sleep("FSM_RUNNER=" + id);
+    Process next = sleep("FSM_RUNNER_MARK=" + id);
     send(supervisor, "deadline 200");
     await("the next child to be stopped", STOPPED_WITHIN.plusMillis(200), () -> !next.isAlive());
     send(supervisor, "idle");
-    Process idle = sleep("FSM_RUNNER=" + id);
+    Process idle = sleep("FSM_RUNNER_MARK=" + id);
     send(supervisor, "bye");
     assertThat(supervisor.waitFor(10, TimeUnit.SECONDS)).isTrue();
     assertThat(idle.isAlive()).as("no deadline while idle").isTrue();
@@ -114,10 +114,10 @@ class SupervisorTest {
   @Test
   void processesWithoutTheExactMarkAreNeverTouched() throws Exception {
     Process supervisor = supervisor();
-    Process marked = sleep("FSM_RUNNER=" + id);
+    Process marked = sleep("FSM_RUNNER_MARK=" + id);
     Process unmarked = sleep(null);
-    Process otherRunner = sleep("FSM_RUNNER=" + id + "0");
-    Process otherName = sleep("FSM_RUNNERS=" + id);
+    Process otherRunner = sleep("FSM_RUNNER_MARK=" + id + "0");
+    Process otherName = sleep("FSM_RUNNER=" + id);
     Process valueElsewhere = sleep("FSM_ATTEMPT_MARK=" + id);
 
     supervisor.getOutputStream().close();
@@ -195,7 +195,7 @@ class SupervisorTest {
 
   /** The supervisor main as fsm run starts it, up and reading its pipe. */
   private Process supervisor() throws IOException {
-    Process p = new ProcessBuilder(Supervisor.command("FSM_RUNNER=" + id, GRACE, 4242))
+    Process p = new ProcessBuilder(Supervisor.command("FSM_RUNNER_MARK=" + id, GRACE, 4242))
         .redirectError(dir.resolve("supervisor-" + started.size() + ".err").toFile())
         .start();
     started.add(p);
