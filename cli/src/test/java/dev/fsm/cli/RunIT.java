@@ -46,7 +46,7 @@ class RunIT {
       for (Path pidFile : files.filter(f -> f.toString().endsWith(".pid")).toList()) {
         String pid = Files.readString(pidFile).strip();
         if (!pid.isEmpty()) {
-          ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+          SupervisorIT.stopIfAProgram(Long.parseLong(pid));
         }
       }
     }

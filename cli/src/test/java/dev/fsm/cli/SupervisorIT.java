@@ -53,9 +53,26 @@ class SupervisorIT {
       for (Path pidFile : files.filter(f -> f.toString().endsWith(".pid")).toList()) {
         String pid = Files.readString(pidFile).strip();
         if (!pid.isEmpty()) {
-          ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+          stopIfAProgram(Long.parseLong(pid));
         }
       }
+    }
+  }
+
+  /**
+   * Kills a program a test left running, and nothing else: the supervisor usually stopped it
+   * already, and pids wrap around quickly (pid_max is 32768 here), so a pid read from a file may
+   * name another process by now.
+   */
+  static void stopIfAProgram(long pid) {
+    Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+    try {
+      if (handle.isPresent() && environment(pid).stream()
+          .anyMatch(e -> e.startsWith("FSM_ATTEMPT_MARK="))) {
+        handle.get().destroyForcibly();
+      }
+    } catch (IOException e) {
+      // Gone, or not ours to read: not a program of this test.
     }
   }
 

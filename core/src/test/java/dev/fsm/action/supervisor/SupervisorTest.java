@@ -38,7 +38,8 @@ class SupervisorTest {
 
   private final String id = "test-" + System.nanoTime();
   private final List<Process> started = new ArrayList<>();
-  private final List<Long> strays = new ArrayList<>();
+  /** Handles hold the start time, so a pid reused since is never killed by the clean-up. */
+  private final List<ProcessHandle> strays = new ArrayList<>();
 
   @BeforeEach
   void linuxOnly() {
@@ -49,7 +50,7 @@ class SupervisorTest {
   @AfterEach
   void cleanUp() {
     started.forEach(Process::destroyForcibly);
-    strays.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    strays.forEach(ProcessHandle::destroyForcibly);
   }
 
   @Test
@@ -138,7 +139,7 @@ class SupervisorTest {
     assertThat(parent.waitFor(10, TimeUnit.SECONDS)).isTrue();
     await("the stray's pid", Duration.ofSeconds(10), () -> hasContent(pidFile));
     long stray = Long.parseLong(Files.readString(pidFile).strip());
-    strays.add(stray);
+    ProcessHandle.of(stray).ifPresent(strays::add);
     assertThat(running(stray)).isTrue();
     assertThat(ProcessHandle.of(stray).flatMap(ProcessHandle::parent).map(ProcessHandle::pid))
         .as("an orphan: not a descendant of the runner").isNotEqualTo(
