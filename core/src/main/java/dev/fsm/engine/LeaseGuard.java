@@ -155,12 +155,15 @@ final class LeaseGuard implements AutoCloseable {
   }
 
   /**
-   * True while attempts it stopped have not ended: the runner claims nothing meanwhile, so the
-   * supervisor's backstop never meets a program of a newer claim.
+   * True while attempts it stopped have not ended, until their leases end: the runner claims
+   * nothing meanwhile, so the supervisor's backstop never meets a program of a newer claim.
    */
   boolean fencing() {
+    long now = nanos.getAsLong();
+    long ended = grace.toNanos() + margin;
     synchronized (lock) {
-      return held.values().stream().anyMatch(h -> h.fenced);
+      // Bounded by the lease's end: a java: action deaf to its stop must not stop the runner.
+      return held.values().stream().anyMatch(h -> h.fenced && now - (h.fence + ended) < 0);
     }
   }
 

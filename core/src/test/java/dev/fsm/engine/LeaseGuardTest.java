@@ -111,6 +111,11 @@ class LeaseGuardTest {
 
     guard.check();
     assertThat(problems).as("said once").hasSize(1);
+    advance(799);
+    assertThat(guard.fencing()).as("b's lease ends at 4000 ms").isTrue();
+    advance(1001);
+    assertThat(guard.fencing()).as("an attempt deaf to its stop holds claims back only until"
+        + " its lease ended").isFalse();
     guard.release("a");
     guard.release("b");
     assertThat(guard.fencing()).isFalse();

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -74,9 +75,9 @@ public final class Supervisor implements Deadlines, AutoCloseable {
   }
 
   /** The supervisor's pid while one runs. */
-  public java.util.Optional<Long> pid() {
+  public Optional<Long> pid() {
     synchronized (lock) {
-      return process == null ? java.util.Optional.empty() : java.util.Optional.of(process.pid());
+      return process == null ? Optional.empty() : Optional.of(process.pid());
     }
   }
 
