@@ -1,12 +1,9 @@
 package dev.fsm.action;
 
-import java.io.IOException;
+import dev.fsm.action.supervisor.Proc;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +19,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ProcessTree {
 
-  private static final Path PROC = Path.of("/proc");
-  private static final boolean HAS_PROC = Files.isDirectory(PROC.resolve("self"));
-
-  /** Where the start time is among {@link #statFields}: field 22 of {@code proc(5)}. */
-  private static final int START_TIME = 19;
+  private static final boolean HAS_PROC = Proc.PRESENT;
 
   private final Process process;
   private final boolean ownGroup;
@@ -42,9 +35,9 @@ final class ProcessTree {
     this.process = process;
     this.ownGroup = ownGroup && HAS_PROC;
     this.mark = mark.getBytes(StandardCharsets.UTF_8);
-    String[] fields = HAS_PROC ? statFields(PROC.resolve(Long.toString(process.pid()))) : null;
+    String[] fields = HAS_PROC ? Proc.statFields(Proc.entry(process.pid())) : null;
     // Only processes started since the program can be its strays; 0 when it is gone already.
-    this.startTicks = fields == null ? 0 : Long.parseLong(fields[START_TIME]);
+    this.startTicks = fields == null ? 0 : Long.parseLong(fields[Proc.START_TIME]);
   }
 
   /** Sends SIGTERM, or SIGKILL when {@code force}, to every live process of the tree. */
@@ -131,66 +124,21 @@ final class ProcessTree {
   private static List<Long> scan(long group, byte[] mark, long sinceTicks) {
     List<Long> pids = new ArrayList<>();
     long self = ProcessHandle.current().pid();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
-      for (Path entry : entries) {
-        String name = entry.getFileName().toString();
-        if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
-          continue;
-        }
-        String[] fields = statFields(entry);
-        if (fields == null || fields[0].equals("Z")) {
-          continue;
-        }
-        long pid = Long.parseLong(name);
-        if (Long.parseLong(fields[2]) == group || mark != null && pid != self
-            && Long.parseLong(fields[START_TIME]) >= sinceTicks && marked(entry, mark)) {
-          pids.add(pid);
-        }
+    for (long pid : Proc.pids()) {
+      Path entry = Proc.entry(pid);
+      String[] fields = Proc.statFields(entry);
+      if (fields == null || fields[Proc.STATE].equals("Z")) {
+        continue;
       }
-    } catch (IOException e) {
-      return pids;
+      if (Long.parseLong(fields[Proc.GROUP]) == group || mark != null && pid != self
+          && Long.parseLong(fields[Proc.START_TIME]) >= sinceTicks && Proc.marked(entry, mark)) {
+        pids.add(pid);
+      }
     }
     return pids;
   }
 
-  /** True when the process's environment holds {@code mark} as one of its entries. */
-  private static boolean marked(Path procEntry, byte[] mark) {
-    byte[] env;
-    try {
-      env = Files.readAllBytes(procEntry.resolve("environ"));
-    } catch (IOException e) {
-      // Another user's process, or gone: not ours to stop.
-      return false;
-    }
-    for (int start = 0; start < env.length; ) {
-      int end = start;
-      while (end < env.length && env[end] != 0) {
-        end++;
-      }
-      if (end - start == mark.length && Arrays.equals(env, start, end, mark, 0, mark.length)) {
-        return true;
-      }
-      start = end + 1;
-    }
-    return false;
-  }
-
   private static boolean isZombie(long pid) {
-    String[] fields = statFields(PROC.resolve(Long.toString(pid)));
-    return fields == null || fields[0].equals("Z") || fields[0].equals("X");
-  }
-
-  /**
-   * The fields of {@code /proc/PID/stat} after the command name: state, ppid, pgrp, session, ...,
-   * and at {@link #START_TIME} the start time in clock ticks since boot.
-   */
-  private static String[] statFields(Path procEntry) {
-    try {
-      String stat = Files.readString(procEntry.resolve("stat"));
-      // The command name is in parentheses and may itself hold spaces and parentheses.
-      return stat.substring(stat.lastIndexOf(')') + 2).split(" ", START_TIME + 2);
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
+    return Proc.ended(Proc.statFields(Proc.entry(pid)));
   }
 }

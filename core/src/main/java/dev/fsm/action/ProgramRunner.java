@@ -1,5 +1,6 @@
 package dev.fsm.action;
 
+import dev.fsm.action.supervisor.Supervisor;
 import dev.fsm.model.Action;
 import dev.fsm.model.Machine;
 import java.io.IOException;
@@ -25,7 +26,9 @@ import java.util.concurrent.TimeoutException;
  * so a stop reaches every process it started, even orphans of a double fork; a
  * {@code ProcessHandle.descendants()} walk alone misses those. Orphans that left the group too
  * are found by the {@value #MARK} variable they inherit. With the scan of the group for
- * leftovers after the program exits, it costs 2-4 ms per attempt (measured on 2 cores).
+ * leftovers after the program exits, it costs 2-4 ms per attempt (measured on 2 cores). Under a
+ * runner every program also carries the runner's {@link Supervisor} mark, so the supervisor stops
+ * it when the runner dies or its lease deadline passes.
  *
  * <p>An attempt is {@link ActionOutcome.Stopped} when the stop came before the program exited;
  * a program that already finished keeps its result. Processes a finished program left running
@@ -40,7 +43,7 @@ final class ProgramRunner implements ActionRunner {
   /** How long to wait for the pipes to close after the last process was killed. */
   private static final long AFTER_KILL_MILLIS = 1000;
 
-  private static final Path SETSID = Path.of("/usr/bin/setsid");
+  static final Path SETSID = Path.of("/usr/bin/setsid");
 
   /** The variable that marks every process of one attempt with a value of its own. */
   static final String MARK = "FSM_ATTEMPT_MARK";
@@ -50,15 +53,22 @@ final class ProgramRunner implements ActionRunner {
   private final ActionOptions options;
   private final Executor io;
   private final boolean useSetsid;
+  private final Supervisor supervisor;
 
   ProgramRunner(ActionOptions options, Executor io) {
-    this(options, io, Files.isExecutable(SETSID));
+    this(options, io, Files.isExecutable(SETSID), null);
   }
 
   ProgramRunner(ActionOptions options, Executor io, boolean useSetsid) {
+    this(options, io, useSetsid, null);
+  }
+
+  /** @param supervisor the runner's program supervisor, or null to run programs without one */
+  ProgramRunner(ActionOptions options, Executor io, boolean useSetsid, Supervisor supervisor) {
     this.options = options;
     this.io = io;
     this.useSetsid = useSetsid;
+    this.supervisor = supervisor;
   }
 
   @Override
@@ -142,6 +152,11 @@ final class ProgramRunner implements ActionRunner {
     ProcessBuilder builder = new ProcessBuilder(command).directory(machine.folder().toFile());
     builder.environment().putAll(ProgramInput.environment(request));
     builder.environment().put(MARK, mark);
+    if (supervisor != null) {
+      // Marked before it exists, so the supervisor can find it (and its strays) at any time.
+      supervisor.ensure();
+      builder.environment().put(Supervisor.VARIABLE, supervisor.id());
+    }
     try {
       return builder.start();
     } catch (IOException e) {

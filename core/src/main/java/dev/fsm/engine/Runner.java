@@ -3,6 +3,7 @@ package dev.fsm.engine;
 import dev.fsm.FsmException;
 import dev.fsm.action.ActionRunner;
 import dev.fsm.action.Attempt;
+import dev.fsm.action.supervisor.Deadlines;
 import dev.fsm.store.BreakerNews;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.Store;
@@ -13,6 +14,7 @@ import dev.fsm.task.Task;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +47,7 @@ public final class Runner implements OperatorListener {
   private final AttemptWork work;
   private final RunLimits limits;
   private final StoreOutage outage;
+  private final LeaseGuard guard;
   private boolean woken;
   private volatile boolean refreshLimits = true;
   private volatile boolean stopping;
@@ -58,9 +61,18 @@ public final class Runner implements OperatorListener {
     volatile boolean upgradeAfter;
   }
 
-  /** A runner over a store; {@link #run} does the work. */
+  /** A runner over a store whose programs have no supervisor; {@link #run} does the work. */
   public Runner(Store store, MachineLibrary machines, ActionRunner actions,
       RunnerOptions options, Clock clock, RunListener listener) {
+    this(store, machines, actions, options, clock, listener, Deadlines.NONE);
+  }
+
+  /**
+   * A runner over a store; {@link #run} does the work. {@code supervisor} is given the lease
+   * deadlines its programs must end by (see {@link LeaseGuard}).
+   */
+  public Runner(Store store, MachineLibrary machines, ActionRunner actions,
+      RunnerOptions options, Clock clock, RunListener listener, Deadlines supervisor) {
     this.store = store;
     this.options = options;
     this.clock = clock;
@@ -73,6 +85,8 @@ public final class Runner implements OperatorListener {
       sleep(wait);
       return !stopNow;
     });
+    this.guard = new LeaseGuard(options.lease(), options.shutdownGrace(), clock, System::nanoTime,
+        supervisor, this.listener);
   }
 
   /** The circuit breakers of the machines this runner has seen, by machine name. */
@@ -104,8 +118,9 @@ public final class Runner implements OperatorListener {
     ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
         daemon("fsm-timer"));
     Completer completer = new Completer(store, options.owner(), listener, outage, () -> stopNow);
-    long renewEvery = Math.max(1, options.lease().toMillis() / 3);
+    long renewEvery = LeaseGuard.renewEvery(options.lease(), options.shutdownGrace()).toMillis();
     timers.scheduleAtFixedRate(this::renew, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
+    guard.start();
     try {
       claimLoop(workers, timers, completer);
       finishRunning();
@@ -113,6 +128,7 @@ public final class Runner implements OperatorListener {
       workers.shutdown();
       completer.close();
       timers.shutdownNow();
+      guard.close();
       if (!stopNow) {
         awaitQuietly(workers);
       }
@@ -231,7 +247,8 @@ public final class Runner implements OperatorListener {
    */
   private boolean claimPass(ExecutorService workers, ScheduledExecutorService timers,
       Completer completer, Instant passStart) {
-    int free = options.workers() - busy.get();
+    // A runner stopping attempts it could not renew claims nothing until they have ended.
+    int free = guard.fencing() ? 0 : options.workers() - busy.get();
     // True when limits held due tasks back: their due time then says nothing new.
     boolean heldBack = false;
     if (free > 0) {
@@ -239,13 +256,16 @@ public final class Runner implements OperatorListener {
         refreshLimits = false;
         limits.refresh();
       }
-      Instant now = options.mode() == RunnerOptions.Mode.ONCE ? passStart : clock.instant();
+      LeaseGuard.Basis asOf = guard.basis();
+      Instant now = options.mode() == RunnerOptions.Mode.ONCE ? passStart : asOf.at();
       ClaimLimits room = limits.limits(clock.instant());
-      List<Task> claimed = store.claim(options.owner(), free, now, options.lease(), room);
+      // A pass's claims take only what was due at its start, but their leases run from now.
+      Duration lease = options.lease().plus(Duration.between(now, asOf.at()));
+      List<Task> claimed = store.claim(options.owner(), free, now, lease, room);
       outage.back();
       for (Task task : claimed) {
         limits.started(task, clock.instant());
-        dispatch(task, workers, timers, completer);
+        dispatch(task, asOf, workers, timers, completer);
       }
       if (!claimed.isEmpty()) {
         return false;
@@ -284,15 +304,24 @@ public final class Runner implements OperatorListener {
     return a.isEmpty() ? b : b.isEmpty() || a.get().isBefore(b.get()) ? a : b;
   }
 
-  private void dispatch(Task task, ExecutorService workers, ScheduledExecutorService timers,
-      Completer completer) {
+  private void dispatch(Task task, LeaseGuard.Basis claimedAsOf, ExecutorService workers,
+      ScheduledExecutorService timers, Completer completer) {
     InFlight f = new InFlight();
     inFlight.put(task.id(), f);
+    if (task.lease() != null) {
+      // Before the action starts, so the supervisor has the deadline before the program exists.
+      guard.hold(task.id(), f.attempt, task.lease().until(), claimedAsOf);
+    }
     busy.incrementAndGet();
     workers.execute(() -> {
       Optional<Change> change = Optional.empty();
       try {
         change = work.attempt(task, f, timers, () -> stopNow);
+        if (change.isPresent() && guard.fenced(task.id())) {
+          // Seen after the lease stopped being safe: the supervisor may have ended the action.
+          change = Optional.empty();
+          f.attempt.stop(Attempt.StopReason.LEASE_LOST);
+        }
         if (change.isPresent() && !stopNow) {
           completer.submit(change.get(), () -> {
             if (f.upgradeAfter) {
@@ -332,6 +361,7 @@ public final class Runner implements OperatorListener {
   }
 
   private void settled(String id) {
+    guard.release(id);
     inFlight.remove(id);
     wake();
   }
@@ -371,9 +401,13 @@ public final class Runner implements OperatorListener {
       return;
     }
     try {
-      Instant until = clock.instant().plus(options.lease());
-      for (String lost : store.renew(options.owner(), List.copyOf(inFlight.keySet()), until)) {
-        InFlight f = inFlight.get(lost);
+      LeaseGuard.Basis asOf = guard.basis();
+      Instant until = asOf.at().plus(options.lease());
+      List<String> asked = List.copyOf(inFlight.keySet());
+      Collection<String> lost = store.renew(options.owner(), asked, until);
+      guard.renewed(asked, lost, until, asOf);
+      for (String id : lost) {
+        InFlight f = inFlight.get(id);
         if (f != null) {
           f.attempt.stop(Attempt.StopReason.LEASE_LOST);
         }

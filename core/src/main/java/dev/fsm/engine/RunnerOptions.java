@@ -29,6 +29,11 @@ public record RunnerOptions(int workers, Mode mode, Duration lease, Duration shu
     ONCE
   }
 
+  /** How much shorter than {@code lease} the grace must be: see {@link LeaseGuard}. */
+  public static Duration leaseMargin(Duration lease) {
+    return LeaseGuard.margin(lease);
+  }
+
   /** The lease a runner takes unless told otherwise (SPEC section 7). */
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
@@ -36,9 +41,10 @@ public record RunnerOptions(int workers, Mode mode, Duration lease, Duration shu
     if (workers < 1) {
       throw new IllegalArgumentException("workers must be at least 1");
     }
-    if (!shutdownGrace.minus(lease).isNegative()) {
-      // A grace as long as the lease would let a stopping action outlive its lease.
-      throw new IllegalArgumentException("the grace must be shorter than the lease");
+    if (!shutdownGrace.plus(LeaseGuard.margin(lease)).minus(lease).isNegative()) {
+      // A runner that cannot renew stops its actions a grace and a margin before the lease ends.
+      throw new IllegalArgumentException("the grace must be shorter than the lease by at least "
+          + LeaseGuard.margin(lease).toMillis() + " ms");
     }
     machines = Set.copyOf(machines);
   }

@@ -217,9 +217,9 @@ public final class Worker implements AutoCloseable {
             leftovers = ProgramLedger.in(ledger).stopLeftovers();
             options = options.withLedger(ledger);
           }
-          actions = new Actions(options);
+          actions = new Actions(options, listener::problem);
           runner = new Runner(store, library, actionsAround.apply(actions), runnerOptions, clock,
-              listener);
+              listener, actions.deadlines());
           // A shared store's other processes reach this runner through the store's events.
           store.listen(new OthersHeard(store, runner, runner::holds));
         }

@@ -120,6 +120,83 @@ class RunnerOutageTest {
   }
 
   @Test
+  void aRunnerThatCannotRenewStopsItsActionBeforeTheLeaseEndsAndRecordsNothingForIt()
+      throws Exception {
+    InMemoryStore memory = new InMemoryStore();
+    java.util.concurrent.atomic.AtomicBoolean cut = new java.util.concurrent.atomic.AtomicBoolean();
+    Store store = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(),
+        new Class<?>[] {Store.class}, (proxy, method, args) -> {
+          if (cut.get() && method.getName().equals("renew")) {
+            throw new StoreUnavailableException("cannot reach PostgreSQL at db:5432/fsm:"
+                + " connection refused");
+          }
+          try {
+            return method.invoke(memory, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    MachineLibrary machines = new MachineLibrary(store, dir);
+    List<String> attempts = Collections.synchronizedList(new ArrayList<>());
+    ActionRunner firstHangs = (request, attempt) -> {
+      if (!attempts.isEmpty()) {
+        attempts.add("ran again");
+        return new ActionOutcome.Event("ok", null);
+      }
+      long start = System.nanoTime();
+      cut.set(true);
+      java.util.concurrent.CompletableFuture<dev.fsm.action.Attempt.StopReason> stop =
+          new java.util.concurrent.CompletableFuture<>();
+      attempt.onStop(stop::complete);
+      try {
+        dev.fsm.action.Attempt.StopReason reason = stop.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        attempts.add(reason + " after " + Duration.ofNanos(System.nanoTime() - start).toMillis());
+        cut.set(false);
+        return new ActionOutcome.Stopped(reason);
+      } catch (Exception e) {
+        attempts.add("not stopped: " + e);
+        return new ActionOutcome.Error("not stopped");
+      }
+    };
+    Runner runner = new Runner(store, machines, firstHangs,
+        RunnerOptions.of(1, RunnerOptions.Mode.UNTIL_IDLE, "runner:test")
+            .withLease(Duration.ofSeconds(1), Duration.ofMillis(200)),
+        Clock.systemUTC(), new RunListener() {
+          @Override
+          public void problem(String message) {
+            problems.add(message);
+          }
+        });
+    StoreOperations control = new StoreOperations(store, machines, Clock.systemUTC(),
+        "user:test", runner, false);
+    String yaml = """
+        machine: one
+        states:
+          work: {run: builtin:noop, on: {ok: done}}
+          done: {final: completed}
+        """;
+    Path file = dir.resolve("one.yaml");
+    Files.writeString(file, yaml);
+    String id = control.start(new MachineSource("one", file, yaml),
+        List.of(new NewTask(null, "{}", null))).get(0).id();
+    runner.run();
+
+    // Fenced at lease (1 s) - grace (200 ms) - margin (200 ms) after the claim: before the
+    // lease ends, whatever a busy machine adds.
+    assertThat(attempts).hasSize(2);
+    assertThat(attempts.get(0)).startsWith("LEASE_LOST after ");
+    long after = Long.parseLong(attempts.get(0).substring("LEASE_LOST after ".length()));
+    assertThat(after).isBetween(450L, 999L);
+    assertThat(attempts.get(1)).isEqualTo("ran again");
+    assertThat(problems).anyMatch(p -> p.startsWith("store unavailable (renewing leases): "))
+        .contains("lease could not be renewed (store unreachable or too slow): stopping 1"
+            + " running action(s) before it ends, in 400 ms; their tasks run again once claimed");
+    assertThat(memory.get(id).orElseThrow().status()).isEqualTo(TaskStatus.COMPLETED);
+    assertThat(memory.history(id)).as("the stopped attempt left nothing").hasSize(1);
+    memory.close();
+  }
+
+  @Test
   void backoffDoublesUpToItsLongestWait() {
     Duration w = StoreOutage.FIRST_WAIT;
     List<Long> waits = new ArrayList<>();

@@ -114,10 +114,12 @@ public final class Run implements Callable<Integer> {
           "--lease " + lease + " is too short: give at least " + MIN_LEASE.toMillis() + "ms,"
               + " so renewals (every third of it) are not lost to a busy machine");
     }
-    if (graceTime.compareTo(leaseTime) >= 0) {
+    Duration margin = RunnerOptions.leaseMargin(leaseTime);
+    if (graceTime.plus(margin).compareTo(leaseTime) >= 0) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-          "--grace " + grace + " must be shorter than --lease " + lease + ": a stopping action"
-              + " must end before its lease does, or another runner could start it again");
+          "--grace " + grace + " must be shorter than --lease " + lease + " by at least "
+              + margin.toMillis() + "ms: a stopping action must end before its lease does, or"
+              + " another runner could start it again");
     }
     if (plugins != null && !Files.isDirectory(plugins)) {
       throw new FsmException("--plugins " + plugins + " is not a folder; give the folder that"

@@ -1,0 +1,99 @@
+package dev.fsm.action.supervisor;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What Linux's {@code /proc} tells about processes: their state, group and start time, and
+ * whether their environment holds a marking variable. Used by the runner to find an attempt's
+ * processes and by the supervisor to find a runner's.
+ */
+public final class Proc {
+
+  private static final Path ROOT = Path.of("/proc");
+
+  /** Whether this system has {@code /proc}. */
+  public static final boolean PRESENT = Files.isDirectory(ROOT.resolve("self"));
+
+  /** Where the state is among {@link #statFields}: field 3 of {@code proc(5)}. */
+  public static final int STATE = 0;
+
+  /** Where the process group is among {@link #statFields}: field 5 of {@code proc(5)}. */
+  public static final int GROUP = 2;
+
+  /** Where the start time is among {@link #statFields}: field 22 of {@code proc(5)}. */
+  public static final int START_TIME = 19;
+
+  private Proc() {}
+
+  /** The directory of process {@code pid}. */
+  public static Path entry(long pid) {
+    return ROOT.resolve(Long.toString(pid));
+  }
+
+  /** The pids of every process now, in no order; empty without {@code /proc}. */
+  public static List<Long> pids() {
+    List<Long> pids = new ArrayList<>();
+    if (!PRESENT) {
+      return pids;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(ROOT)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (!name.isEmpty() && Character.isDigit(name.charAt(0))) {
+          pids.add(Long.parseLong(name));
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      return pids;
+    }
+    return pids;
+  }
+
+  /**
+   * The fields of {@code /proc/PID/stat} after the command name: state, ppid, pgrp, session, ...,
+   * and at {@link #START_TIME} the start time in clock ticks since boot; null when the process is
+   * gone.
+   */
+  public static String[] statFields(Path procEntry) {
+    try {
+      String stat = Files.readString(procEntry.resolve("stat"));
+      // The command name is in parentheses and may itself hold spaces and parentheses.
+      return stat.substring(stat.lastIndexOf(')') + 2).split(" ", START_TIME + 2);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** True when {@code fields} (of {@link #statFields}) are those of a zombie or a dead process. */
+  public static boolean ended(String[] fields) {
+    return fields == null || fields[STATE].equals("Z") || fields[STATE].equals("X");
+  }
+
+  /** True when the process's environment holds {@code mark} ({@code NAME=VALUE}) as an entry. */
+  public static boolean marked(Path procEntry, byte[] mark) {
+    byte[] env;
+    try {
+      env = Files.readAllBytes(procEntry.resolve("environ"));
+    } catch (IOException e) {
+      // Another user's process, or gone: not ours to stop.
+      return false;
+    }
+    for (int start = 0; start < env.length; ) {
+      int end = start;
+      while (end < env.length && env[end] != 0) {
+        end++;
+      }
+      if (end - start == mark.length && Arrays.equals(env, start, end, mark, 0, mark.length)) {
+        return true;
+      }
+      start = end + 1;
+    }
+    return false;
+  }
+}

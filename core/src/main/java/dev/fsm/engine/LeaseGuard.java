@@ -1,0 +1,284 @@
+package dev.fsm.engine;
+
+import dev.fsm.action.Attempt;
+import dev.fsm.action.supervisor.Deadlines;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Self-fencing: a runner stops its own running attempts when no renewal of their leases
+ * succeeded by (lease end - grace - margin), so a runner cut off from its store, or stalled,
+ * never runs an attempt that another runner may claim once the lease ends. It also gives the
+ * program supervisor its deadline, half a margin later, as the backstop for a runner too stalled
+ * to stop anything. Lease ends are turned into the monotonic clock when they are confirmed, so a
+ * wall clock that jumps moves no fence. Thread-safe; a thread of its own fences on time, as the
+ * renewing thread may be the one stuck in a store call.
+ */
+final class LeaseGuard implements AutoCloseable {
+
+  /** A moment on both clocks: the store's time and the monotonic clock, read together. */
+  record Basis(Instant at, long nanos) {}
+
+  private static final Duration SMALLEST_MARGIN = Duration.ofMillis(200);
+
+  private static final class Held {
+    final Attempt attempt;
+    long fence;
+    boolean fenced;
+
+    Held(Attempt attempt, long fence) {
+      this.attempt = attempt;
+      this.fence = fence;
+    }
+  }
+
+  private final Duration grace;
+  private final long margin;
+  private final Clock clock;
+  private final LongSupplier nanos;
+  private final Deadlines supervisor;
+  private final RunListener listener;
+  private final Map<String, Held> held = new HashMap<>();
+  private final Object lock = new Object();
+  private long sentFence;
+  private boolean sentAny;
+  private long changes;
+  private boolean closed;
+  private Thread thread;
+
+  /**
+   * @param grace how long a stopped action has to end before it is killed
+   * @param nanos the monotonic clock, {@link System#nanoTime} but in tests
+   */
+  LeaseGuard(Duration lease, Duration grace, Clock clock, LongSupplier nanos,
+      Deadlines supervisor, RunListener listener) {
+    this.grace = grace;
+    this.margin = margin(lease).toNanos();
+    this.clock = clock;
+    this.nanos = nanos;
+    this.supervisor = supervisor;
+    this.listener = listener;
+  }
+
+  /** The time kept between a stopped action's end and its lease's: for clocks and slow kills. */
+  static Duration margin(Duration lease) {
+    Duration tenth = lease.dividedBy(10);
+    return tenth.compareTo(SMALLEST_MARGIN) > 0 ? tenth : SMALLEST_MARGIN;
+  }
+
+  /**
+   * How often leases are renewed: every third of the lease, or more often when the grace leaves
+   * less, so a fence never comes before two renewals could have moved it.
+   */
+  static Duration renewEvery(Duration lease, Duration grace) {
+    Duration third = lease.dividedBy(3);
+    Duration room = lease.minus(grace).minus(margin(lease)).dividedBy(2);
+    Duration every = room.compareTo(third) < 0 ? room : third;
+    return every.compareTo(Duration.ofMillis(10)) < 0 ? Duration.ofMillis(10) : every;
+  }
+
+  /** Now, on both clocks: take it before the store call that claims or renews. */
+  Basis basis() {
+    return new Basis(clock.instant(), nanos.getAsLong());
+  }
+
+  /** Starts fencing on time. */
+  void start() {
+    Thread t = new Thread(this::loop, "fsm-lease-guard");
+    t.setDaemon(true);
+    synchronized (lock) {
+      thread = t;
+    }
+    t.start();
+  }
+
+  /** A claimed task whose lease ends at {@code end}, as the store said from {@code asOf} on. */
+  void hold(String id, Attempt attempt, Instant end, Basis asOf) {
+    synchronized (lock) {
+      held.put(id, new Held(attempt, fence(end, asOf)));
+      changed();
+    }
+  }
+
+  /** A renewal asked from {@code asOf} that moved every lease of {@code asked} but the lost. */
+  void renewed(Collection<String> asked, Collection<String> lost, Instant until, Basis asOf) {
+    long fence = fence(until, asOf);
+    Set<String> gone = new HashSet<>(lost);
+    synchronized (lock) {
+      for (String id : asked) {
+        Held h = held.get(id);
+        if (h == null) {
+          continue;
+        }
+        if (gone.contains(id)) {
+          // Stopped as lost by the runner: nothing left to fence.
+          held.remove(id);
+        } else if (!h.fenced && fence - h.fence > 0) {
+          h.fence = fence;
+        }
+      }
+      changed();
+    }
+  }
+
+  /** The task's attempt is over and recorded or dropped. */
+  void release(String id) {
+    synchronized (lock) {
+      if (held.remove(id) != null) {
+        changed();
+      }
+    }
+  }
+
+  /**
+   * True when the task's lease can no longer be trusted: the runner's earliest fence passed with
+   * no renewal, even if the guard's thread has not yet acted on it (a stalled runner waking up).
+   * An outcome seen after that is dropped, since the supervisor may have ended the action.
+   */
+  boolean fenced(String id) {
+    long now = nanos.getAsLong();
+    synchronized (lock) {
+      Held h = held.get(id);
+      return h != null && (h.fenced
+          || held.values().stream().anyMatch(o -> !o.fenced && now - o.fence >= 0));
+    }
+  }
+
+  /**
+   * True while attempts it stopped have not ended, until their leases end: the runner claims
+   * nothing meanwhile, so the supervisor's backstop never meets a program of a newer claim.
+   */
+  boolean fencing() {
+    long now = nanos.getAsLong();
+    long ended = grace.toNanos() + margin;
+    synchronized (lock) {
+      // Bounded by the lease's end: a java: action deaf to its stop must not stop the runner.
+      return held.values().stream().anyMatch(h -> h.fenced && now - (h.fence + ended) < 0);
+    }
+  }
+
+  /**
+   * Stops every running attempt once the earliest fence passed: renewals move all leases
+   * together, and the supervisor's backstop stops all of the runner's programs at once.
+   *
+   * @return nanoseconds until the next fence, or -1 when none is due
+   */
+  long check() {
+    List<Attempt> stop = new ArrayList<>();
+    long now = nanos.getAsLong();
+    long next = -1;
+    synchronized (lock) {
+      boolean due = held.values().stream().anyMatch(h -> !h.fenced && now - h.fence >= 0);
+      for (Held h : held.values()) {
+        if (h.fenced) {
+          continue;
+        }
+        if (due) {
+          h.fenced = true;
+          stop.add(h.attempt);
+        } else if (next < 0 || h.fence - now < next) {
+          next = h.fence - now;
+        }
+      }
+    }
+    if (!stop.isEmpty()) {
+      listener.problem("lease could not be renewed (store unreachable or too slow): stopping "
+          + stop.size() + " running action(s) before it ends, in "
+          + TimeUnit.NANOSECONDS.toMillis(grace.toNanos() + margin) + " ms; their tasks run"
+          + " again once claimed");
+      stop.forEach(a -> a.stop(Attempt.StopReason.LEASE_LOST));
+    }
+    return next;
+  }
+
+  @Override
+  public void close() {
+    Thread t;
+    synchronized (lock) {
+      closed = true;
+      t = thread;
+      lock.notifyAll();
+    }
+    if (t != null) {
+      try {
+        t.join(1000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private long fence(Instant end, Basis asOf) {
+    return asOf.nanos() + Duration.between(asOf.at(), end).toNanos() - grace.toNanos() - margin;
+  }
+
+  /**
+   * Gives the supervisor the earliest fence, half a margin later (the runner stops its attempts
+   * first and records why; the supervisor is the backstop). Fenced attempts keep their place
+   * until they end, so a runner stalled while stopping them is still backed up. No lease held:
+   * no deadline. Called holding the lock.
+   */
+  private void changed() {
+    changes++;
+    lock.notifyAll();
+    if (held.isEmpty()) {
+      if (sentAny) {
+        sentAny = false;
+        supervisor.idle();
+      }
+      return;
+    }
+    long earliest = 0;
+    boolean first = true;
+    for (Held h : held.values()) {
+      if (first || h.fence - earliest < 0) {
+        earliest = h.fence;
+        first = false;
+      }
+    }
+    if (sentAny && earliest == sentFence) {
+      return;
+    }
+    sentAny = true;
+    sentFence = earliest;
+    supervisor.deadline(Duration.ofNanos(Math.max(0, earliest + margin / 2
+        - nanos.getAsLong())));
+  }
+
+  private void loop() {
+    while (true) {
+      long seen;
+      synchronized (lock) {
+        seen = changes;
+      }
+      long next = check();
+      synchronized (lock) {
+        if (closed) {
+          return;
+        }
+        if (changes != seen) {
+          continue;
+        }
+        try {
+          if (next < 0) {
+            lock.wait();
+          } else {
+            lock.wait(TimeUnit.NANOSECONDS.toMillis(next) + 1);
+          }
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+}
