@@ -19,8 +19,7 @@ import java.util.function.LongSupplier;
  * Self-fencing: a runner stops its own running attempts when no renewal of their leases
  * succeeded by (lease end - grace - margin), so a runner cut off from its store, or stalled,
  * never runs an attempt that another runner may claim once the lease ends. It also gives the
- * program supervisor its deadline, half a margin later, as the backstop for a runner too stalled
- * to stop anything. Lease ends are turned into the monotonic clock when they are confirmed, so a
+ * program supervisor the same deadline, the backstop for a runner too stalled to stop anything. Lease ends are turned into the monotonic clock when they are confirmed, so a
  * wall clock that jumps moves no fence. Thread-safe; a thread of its own fences on time, as the
  * renewing thread may be the one stuck in a store call.
  */
@@ -223,10 +222,11 @@ final class LeaseGuard implements AutoCloseable {
   }
 
   /**
-   * Gives the supervisor the earliest fence, half a margin later (the runner stops its attempts
-   * first and records why; the supervisor is the backstop). Fenced attempts keep their place
-   * until they end, so a runner stalled while stopping them is still backed up. No lease held:
-   * no deadline. Called holding the lock.
+   * Gives the supervisor the earliest fence as its deadline: the runner and the supervisor both
+   * stop the attempts then, and an outcome the runner sees after it is dropped ({@link
+   * #fenced}), so a program the supervisor killed is never recorded as an error. Fenced
+   * attempts keep their place until they end, so a runner stalled while stopping them is still
+   * backed up. No lease held: no deadline. Called holding the lock.
    */
   private void changed() {
     changes++;
@@ -251,8 +251,7 @@ final class LeaseGuard implements AutoCloseable {
     }
     sentAny = true;
     sentFence = earliest;
-    supervisor.deadline(Duration.ofNanos(Math.max(0, earliest + margin / 2
-        - nanos.getAsLong())));
+    supervisor.deadline(Duration.ofNanos(Math.max(0, earliest - nanos.getAsLong())));
   }
 
   private void loop() {

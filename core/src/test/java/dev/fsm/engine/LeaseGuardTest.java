@@ -86,11 +86,11 @@ class LeaseGuardTest {
     Attempt b = new Attempt();
     LeaseGuard.Basis claimed = guard.basis();
     guard.hold("a", a, T0.plus(LEASE), claimed);
-    // Fence at 3000 - 500 - 300 = 2200 ms; the supervisor's half a margin later.
-    assertThat(told).containsExactly("deadline 2350");
+    // Fence at 3000 - 500 - 300 = 2200 ms, the supervisor's deadline too.
+    assertThat(told).containsExactly("deadline 2200");
     advance(1000);
     guard.hold("b", b, clock.instant().plus(LEASE), guard.basis());
-    assertThat(told).as("a later lease moves no deadline").containsExactly("deadline 2350");
+    assertThat(told).as("a later lease moves no deadline").containsExactly("deadline 2200");
 
     assertThat(guard.check()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(1200));
     advance(1199);
@@ -131,8 +131,8 @@ class LeaseGuardTest {
     LeaseGuard.Basis asked = guard.basis();
     advance(150);
     guard.renewed(List.of("a"), List.of(), asked.at().plus(LEASE), asked);
-    // From the asking: fence at 1000 + 3000 - 800 = 3200 ms, now is 1150: 2050 + 150 ms.
-    assertThat(told).containsExactly("deadline 2350", "deadline 2200");
+    // From the asking: fence at 1000 + 3000 - 800 = 3200 ms, now is 1150: 2050 ms from now.
+    assertThat(told).containsExactly("deadline 2200", "deadline 2050");
     advance(2000);
     assertThat(guard.check()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
     assertThat(a.stopRequested()).isFalse();
@@ -160,8 +160,8 @@ class LeaseGuardTest {
   void aLeaseAlreadyTooShortWhenClaimedIsStoppedAtOnce() {
     Attempt a = new Attempt();
     guard.hold("a", a, T0.plusMillis(700), guard.basis());
-    // Fence 100 ms ago; the supervisor's half a margin (150 ms) after it.
-    assertThat(told).containsExactly("deadline 50");
+    // Fence 100 ms ago: the supervisor stops it at once.
+    assertThat(told).containsExactly("deadline 0");
     guard.check();
     assertThat(a.stopReason()).isEqualTo(Attempt.StopReason.LEASE_LOST);
   }
