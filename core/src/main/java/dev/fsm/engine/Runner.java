@@ -14,11 +14,14 @@ import dev.fsm.task.Task;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -48,6 +51,9 @@ public final class Runner implements OperatorListener {
   private final RunLimits limits;
   private final StoreOutage outage;
   private final LeaseGuard guard;
+  private final ClaimAhead claimAhead;
+  /** Claimed ahead of idle workers, each waiting for one (see {@link ClaimAhead}). */
+  private final Deque<Waiting> waiting = new ConcurrentLinkedDeque<>();
   private boolean woken;
   private volatile boolean refreshLimits = true;
   private volatile boolean stopping;
@@ -60,6 +66,9 @@ public final class Runner implements OperatorListener {
     /** Set when {@code fsm upgrade} waits for this attempt: the task moves once it is recorded. */
     volatile boolean upgradeAfter;
   }
+
+  /** A task claimed ahead, held (leased, renewed, told commands) until a worker starts it. */
+  private record Waiting(Task task, InFlight flight) {}
 
   /** A runner over a store whose programs have no supervisor; {@link #run} does the work. */
   public Runner(Store store, MachineLibrary machines, ActionRunner actions,
@@ -85,6 +94,7 @@ public final class Runner implements OperatorListener {
       sleep(wait);
       return !stopNow;
     });
+    this.claimAhead = new ClaimAhead(options.workers(), options.ahead());
     this.guard = new LeaseGuard(options.lease(), options.shutdownGrace(), clock, System::nanoTime,
         supervisor, this.listener);
   }
@@ -247,8 +257,9 @@ public final class Runner implements OperatorListener {
    */
   private boolean claimPass(ExecutorService workers, ScheduledExecutorService timers,
       Completer completer, Instant passStart) {
+    startWaiting(workers, timers, completer);
     // A runner stopping attempts it could not renew claims nothing until they have ended.
-    int free = guard.fencing() ? 0 : options.workers() - busy.get();
+    int free = guard.fencing() ? 0 : claimAhead.claimSize(busy.get(), waiting.size());
     // True when limits held due tasks back: their due time then says nothing new.
     boolean heldBack = false;
     if (free > 0) {
@@ -265,7 +276,12 @@ public final class Runner implements OperatorListener {
       outage.back();
       for (Task task : claimed) {
         limits.started(task, clock.instant());
-        dispatch(task, asOf, workers, timers, completer);
+        InFlight f = hold(task, asOf);
+        if (busy.get() < options.workers()) {
+          start(task, f, workers, timers, completer);
+        } else {
+          waiting.add(new Waiting(task, f));
+        }
       }
       if (!claimed.isEmpty()) {
         return false;
@@ -304,19 +320,70 @@ public final class Runner implements OperatorListener {
     return a.isEmpty() ? b : b.isEmpty() || a.get().isBefore(b.get()) ? a : b;
   }
 
-  private void dispatch(Task task, LeaseGuard.Basis claimedAsOf, ExecutorService workers,
-      ScheduledExecutorService timers, Completer completer) {
+  /** A claimed task is now this runner's: its lease renewed, commands to it heard. */
+  private InFlight hold(Task task, LeaseGuard.Basis claimedAsOf) {
     InFlight f = new InFlight();
     inFlight.put(task.id(), f);
     if (task.lease() != null) {
       // Before the action starts, so the supervisor has the deadline before the program exists.
       guard.hold(task.id(), f.attempt, task.lease().until(), claimedAsOf);
     }
+    return f;
+  }
+
+  /**
+   * Starts tasks claimed ahead on the idle workers; one stopped while it waited (a command, a
+   * lost lease) is let go unstarted.
+   */
+  private void startWaiting(ExecutorService workers, ScheduledExecutorService timers,
+      Completer completer) {
+    while (busy.get() < options.workers()) {
+      Waiting w = waiting.poll();
+      if (w == null) {
+        return;
+      }
+      if (w.flight().attempt.stopReason() != null) {
+        limits.ended(w.task(), Optional.empty(), clock.instant());
+        settled(w.task().id(), w.flight());
+      } else {
+        start(w.task(), w.flight(), workers, timers, completer);
+      }
+    }
+  }
+
+  /**
+   * Lets every task claimed ahead go unstarted, its lease ended at once so another runner may
+   * take it now: for a stopping runner.
+   */
+  private void releaseWaiting() {
+    List<Waiting> unstarted = new ArrayList<>();
+    for (Waiting w = waiting.poll(); w != null; w = waiting.poll()) {
+      unstarted.add(w);
+    }
+    if (unstarted.isEmpty()) {
+      return;
+    }
+    try {
+      store.renew(options.owner(), unstarted.stream().map(w -> w.task().id()).toList(),
+          clock.instant());
+    } catch (RuntimeException e) {
+      // Their leases end by themselves; the tasks wait until then.
+    }
+    for (Waiting w : unstarted) {
+      limits.ended(w.task(), Optional.empty(), clock.instant());
+      settled(w.task().id(), w.flight());
+    }
+  }
+
+  private void start(Task task, InFlight f, ExecutorService workers,
+      ScheduledExecutorService timers, Completer completer) {
     busy.incrementAndGet();
     workers.execute(() -> {
       Optional<Change> change = Optional.empty();
       try {
+        long began = System.nanoTime();
         change = work.attempt(task, f, timers, () -> stopNow);
+        claimAhead.ended(System.nanoTime() - began);
         if (change.isPresent() && guard.fenced(task.id())) {
           // Seen after the lease stopped being safe: the supervisor may have ended the action.
           change = Optional.empty();
@@ -327,21 +394,21 @@ public final class Runner implements OperatorListener {
             if (f.upgradeAfter) {
               moveUpgraded(task.id());
             }
-            settled(task.id());
+            settled(task.id(), f);
           });
         } else {
           if (change.isEmpty() && f.attempt.stopReason() != null) {
             listener.discarded(task.id(), "the action was stopped ("
                 + f.attempt.stopReason().name().toLowerCase().replace('_', ' ') + ")");
           }
-          settled(task.id());
+          settled(task.id(), f);
         }
       } catch (FsmException | IllegalStateException e) {
         listener.problem("task `" + task.id() + "`: " + e.getMessage());
-        settled(task.id());
+        settled(task.id(), f);
       } catch (RuntimeException e) {
         listener.problem("task `" + task.id() + "`: internal error: " + e);
-        settled(task.id());
+        settled(task.id(), f);
       } finally {
         limits.ended(task, change, clock.instant());
         busy.decrementAndGet();
@@ -360,9 +427,15 @@ public final class Runner implements OperatorListener {
     }
   }
 
-  private void settled(String id) {
-    guard.release(id);
-    inFlight.remove(id);
+  /**
+   * The attempt {@code f} of task {@code id} is over. Only that attempt is let go: the task may
+   * have been claimed again already (a pause and a quick resume, a lost lease), and the new
+   * attempt must stay held, renewed and told commands.
+   */
+  private void settled(String id, InFlight f) {
+    if (inFlight.remove(id, f)) {
+      guard.release(id);
+    }
     wake();
   }
 
@@ -372,6 +445,7 @@ public final class Runner implements OperatorListener {
    * action deaf to interrupts) must not hold the process, and its lease keeps the task safe.
    */
   private void finishRunning() {
+    releaseWaiting();
     Instant deadline = clock.instant().plus(options.shutdownGrace());
     while (!inFlight.isEmpty() && !stopNow && clock.instant().isBefore(deadline)) {
       sleep(Duration.between(clock.instant(), deadline));

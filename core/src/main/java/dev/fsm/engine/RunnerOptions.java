@@ -15,9 +15,11 @@ import java.util.Set;
  *     that jumps; new work from this process wakes it at once
  * @param owner the runner's name in leases and history, e.g. {@code runner:1234@host}
  * @param machines the only machines whose tasks this runner claims; empty for every machine
+ * @param ahead how many tasks beyond its idle workers the runner may claim while actions are
+ *     short (see {@link ClaimAhead}); 0 claims only for idle workers
  */
 public record RunnerOptions(int workers, Mode mode, Duration lease, Duration shutdownGrace,
-    Duration maxIdleWait, String owner, Set<String> machines) {
+    Duration maxIdleWait, String owner, Set<String> machines, int ahead) {
 
   /** When a runner stops by itself. */
   public enum Mode {
@@ -47,26 +49,36 @@ public record RunnerOptions(int workers, Mode mode, Duration lease, Duration shu
           + LeaseGuard.margin(lease).toMillis() + " ms");
     }
     machines = Set.copyOf(machines);
+    if (ahead < 0) {
+      throw new IllegalArgumentException("ahead must not be negative");
+    }
   }
 
   /** Defaults: a 30 s lease, 10 s grace, waking at least every second. */
   public static RunnerOptions of(int workers, Mode mode, String owner) {
     return new RunnerOptions(workers, mode, DEFAULT_LEASE, Duration.ofSeconds(10),
-        Duration.ofSeconds(1), owner, Set.of());
+        Duration.ofSeconds(1), owner, Set.of(), 0);
   }
 
   /** These options with another shutdown grace period. */
   public RunnerOptions withShutdownGrace(Duration grace) {
-    return new RunnerOptions(workers, mode, lease, grace, maxIdleWait, owner, machines);
+    return new RunnerOptions(workers, mode, lease, grace, maxIdleWait, owner, machines, ahead);
   }
 
   /** These options with another lease and grace; the grace must be shorter than the lease. */
   public RunnerOptions withLease(Duration lease, Duration grace) {
-    return new RunnerOptions(workers, mode, lease, grace, maxIdleWait, owner, machines);
+    return new RunnerOptions(workers, mode, lease, grace, maxIdleWait, owner, machines, ahead);
   }
 
   /** These options claiming only the tasks of {@code names}; empty for every machine. */
   public RunnerOptions onlyMachines(Set<String> names) {
-    return new RunnerOptions(workers, mode, lease, shutdownGrace, maxIdleWait, owner, names);
+    return new RunnerOptions(workers, mode, lease, shutdownGrace, maxIdleWait, owner, names,
+        ahead);
+  }
+
+  /** These options claiming up to {@code tasks} ahead of idle workers while actions are short. */
+  public RunnerOptions claimingAhead(int tasks) {
+    return new RunnerOptions(workers, mode, lease, shutdownGrace, maxIdleWait, owner, machines,
+        tasks);
   }
 }
