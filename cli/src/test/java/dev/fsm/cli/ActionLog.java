@@ -54,6 +54,8 @@ final class ActionLog {
    * {@code minMillis + spreadMillis} (picked from its pid: dash has no $RANDOM, and a fork for
    * one would cost more than it spares), logs its end and exits 0. On SIGTERM it logs that and
    * exits at once: the sleep runs in the background so the trap is not held up by it.
+   * The trap ignores SIGTERM before it runs {@code date}: a runner signals every process of
+   * the attempt again while it waits, and an ignored signal stays ignored in a child.
    */
   void writeProgram(Path program, int minMillis, int spreadMillis) throws IOException {
     String line = "printf '%s %s %s %s %s %s %s\\n' KIND \"$FSM_TASK_ID\" \"$FSM_STATE\""
@@ -61,7 +63,9 @@ final class ActionLog {
     String script = "#!/bin/sh\n"
         + "cat >/dev/null\n"
         + "r=${FSM_RUNNER#runner:}; r=${r%%@*}\n"
-        + "trap '" + line.replace("KIND", "term").replace("'", "'\\''") + "; exit 143' TERM\n"
+        // Ignored first, so `date` in the trap is immune to a runner's repeated SIGTERMs.
+        + "trap 'trap \"\" TERM; " + line.replace("KIND", "term").replace("'", "'\\''")
+        + "; exit 143' TERM\n"
         + line.replace("KIND", "start") + "\n"
         + "ms=$(( " + minMillis + " + $$ % " + Math.max(1, spreadMillis) + " ))\n"
         + "sleep $(( ms / 1000 )).$(printf %03d $(( ms % 1000 ))) &\n"
