@@ -62,7 +62,8 @@ final class ActionLog {
         + " \"$FSM_ATTEMPT\" \"$r\" $$ \"$(date +%s%N)\" >> '" + file + "'";
     String script = "#!/bin/sh\n"
         + "cat >/dev/null\n"
-        + "r=${FSM_RUNNER#runner:}; r=${r%%@*}\n"
+        // FSM_RUNNER is runner:PID@HOST/wN, or runner:PID-SUFFIX@…: the digits are the pid.
+        + "r=${FSM_RUNNER#runner:}; r=${r%%[!0-9]*}\n"
         // Ignored first, so `date` in the trap is immune to a runner's repeated SIGTERMs.
         + "trap 'trap \"\" TERM; " + line.replace("KIND", "term").replace("'", "'\\''")
         + "; exit 143' TERM\n"

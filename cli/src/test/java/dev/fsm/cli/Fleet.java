@@ -22,6 +22,16 @@ final class Fleet {
   private Fleet() {}
 
   /**
+   * Whether a history's {@code by} (or a lease's owner) names the runner with process id
+   * {@code pid}: {@code runner:PID@HOST/wN}, or with a suffix that makes it unique,
+   * {@code runner:PID-…}.
+   */
+  static boolean byRunner(String by, long pid) {
+    String p = "runner:" + pid;
+    return by.startsWith(p + "@") || by.startsWith(p + "-");
+  }
+
+  /**
    * Writes machines {@code steps} (three states of 100–300 ms each), {@code once} (one
    * at-most-once state of 300–500 ms) and {@code long} (a minute, for commands to stop) into
    * {@code dir/machines}; their programs log to {@code dir/actions.log}.

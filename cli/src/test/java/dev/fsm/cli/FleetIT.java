@@ -119,7 +119,7 @@ class FleetIT {
 
     Map<String, Histories.Entry> tasks = Histories.read(url);
     Map<Long, ActionLog.Run> runs = log.runs();
-    String killed = "runner:" + victim.pid() + "@";
+    long killed = victim.pid();
     int interrupted = 0;
     int faulted = 0;
     // Milliseconds from the kill to each interrupted attempt's next start (or its fault).
@@ -150,7 +150,7 @@ class FleetIT {
       } else {
         assertThat(ofTask).as(id + ": an at-most-once action runs at most once").hasSizeLessThan(2);
         boolean cut = e.history().stream().anyMatch(t -> t.event().equals("start")
-            && t.by().startsWith(killed)) && !recorded(e.history(), killed, "charge");
+            && Fleet.byRunner(t.by(), killed)) && !recorded(e.history(), killed, "charge");
         if (cut) {
           faulted++;
           assertThat(e.task().status()).as(id + ": " + e.history()).isEqualTo(TaskStatus.FAULT);
@@ -187,16 +187,16 @@ class FleetIT {
     return done == STEPS + ONCE;
   }
 
-  /** Whether the runner named {@code owner} recorded the end of an attempt in {@code state}. */
-  private static boolean recorded(List<Transition> history, String owner, String state) {
-    return history.stream().anyMatch(t -> t.by().startsWith(owner) && t.from().equals(state)
+  /** Whether runner {@code pid} recorded the end of an attempt in {@code state}. */
+  private static boolean recorded(List<Transition> history, long pid, String state) {
+    return history.stream().anyMatch(t -> Fleet.byRunner(t.by(), pid) && t.from().equals(state)
         && !t.event().equals("start"));
   }
 
-  /** What another runner recorded when it took up an attempt in {@code state} again. */
-  private static Transition rerun(List<Transition> history, String owner, String state) {
+  /** What another runner than {@code pid} recorded when it took up {@code state} again. */
+  private static Transition rerun(List<Transition> history, long pid, String state) {
     Optional<Transition> t = history.stream().filter(x -> x.by().startsWith("runner:")
-        && !x.by().startsWith(owner) && x.from().equals(state) && !x.event().equals("start"))
+        && !Fleet.byRunner(x.by(), pid) && x.from().equals(state) && !x.event().equals("start"))
         .findFirst();
     assertThat(t).as("another runner took up `%s`: %s", state, history).isPresent();
     return t.get();

@@ -200,8 +200,9 @@ class NetnsIT {
     Map<String, Long> leases = new HashMap<>();
     try (Connection c = pg.getPostgresDatabase().getConnection();
         PreparedStatement s = c.prepareStatement("SELECT id, lease_until FROM " + schema
-            + ".task WHERE lease_owner LIKE ?")) {
+            + ".task WHERE lease_owner LIKE ? OR lease_owner LIKE ?")) {
       s.setString(1, "runner:" + pid + "@%");
+      s.setString(2, "runner:" + pid + "-%");
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
           leases.put(r.getString(1), FleetIT.nanos(r.getTimestamp(2).toInstant()));
