@@ -36,7 +36,7 @@ class FleetIT {
 
   private static final TestPostgres PG = TestPostgres.server();
   private static final Duration LEASE = Duration.ofSeconds(3);
-  private static final int STEPS = 240;
+  private static final int STEPS = 180;
   private static final int ONCE = 30;
 
   @TempDir Path dir;

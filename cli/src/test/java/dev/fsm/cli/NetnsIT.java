@@ -132,11 +132,14 @@ class NetnsIT {
     ns.cut();
     Map<String, Long> leases = leasesOf(schema, cutOff.pid());
     Map<Long, Long> gone = Fleet.awaitProgramsGone(log, cutOff.pid(), Duration.ofSeconds(20));
+    List<String> report = new ArrayList<>();
     for (ActionLog.Run r : log.runs().values()) {
       if (r.runner() != cutOff.pid() || !leases.containsKey(r.task()) || r.end() < cut) {
         continue;
       }
       long end = r.open() ? gone.get(r.program()) : r.end();
+      report.add(r.task() + " stopped " + (leases.get(r.task()) - end) / 1_000_000
+          + " ms before its lease ended");
       assertThat(end).as("%s's program, cut off %d ms into its run, ended %d ms after its"
           + " lease did (the lease ended %d ms after the cut)", r.task(),
           (cut - r.start()) / 1_000_000, (end - leases.get(r.task())) / 1_000_000,
@@ -150,6 +153,7 @@ class NetnsIT {
       long again = log.runs().values().stream().filter(r -> r.task().equals(id)
           && r.runner() != cutOff.pid() && r.start() > cut).mapToLong(ActionLog.Run::start)
           .min().orElseThrow();
+      report.add(id + " ran again elsewhere " + (again - cut) / 1_000_000 + " ms after the cut");
       assertThat((again - cut) / 1_000_000).as("ms from the cut until %s ran again elsewhere", id)
           .isLessThanOrEqualTo(LEASE.plusSeconds(1).toMillis());
     }
@@ -160,6 +164,10 @@ class NetnsIT {
     Await.until("the runner in the namespace to serve again", Duration.ofSeconds(90),
         () -> log.runs().values().stream().anyMatch(r -> r.runner() == cutOff.pid()
             && r.start() > back));
+    report.add("served again " + (log.runs().values().stream().filter(r -> r.runner()
+        == cutOff.pid() && r.start() > back).mapToLong(ActionLog.Run::start).min().orElseThrow()
+        - back) / 1_000_000 + " ms after the cable was back");
+    System.out.println("NetnsIT: lease " + LEASE.toMillis() + " ms: " + report);
     Await.until("every task to complete", Duration.ofSeconds(90),
         () -> completed() == SLOW + STEPS + 40);
     for (FsmProcess r : runners) {
