@@ -80,6 +80,8 @@ class SendLatencyIT {
       cli.returned.add(now() - t0);
       cli.started.add(awaitRunning(before).start() - t0);
     }
+    System.out.println("SendLatencyIT: " + sends + " sends through `fsm send` (pause and resume"
+        + " alternating)\n" + cli.report("fsm send"));
     Samples db = new Samples();
     for (int i = 0; i < sends; i++) {
       ActionLog.Run running = awaitRunning(Set.of());
@@ -95,9 +97,8 @@ class SendLatencyIT {
     }
     Set<Long> runnersUsed = log.runs().values().stream().map(ActionLog.Run::runner)
         .collect(Collectors.toSet());
-    System.out.println("SendLatencyIT: " + sends + " sends through `fsm send` (pause and resume"
-        + " alternating), runners used " + runnersUsed + "\n" + cli.report("fsm send")
-        + "\n" + db.report("Store.update"));
+    System.out.println("SendLatencyIT: " + sends + " sends through Store.update, runners used "
+        + runnersUsed + "\n" + db.report("Store.update"));
   }
 
   private dev.fsm.task.Task update(Command command) {
@@ -105,17 +106,20 @@ class SendLatencyIT {
         new Commands.Request(null, "", "user:measure"), store.clock().instant()));
   }
 
-  /** The program of l-0 that runs now and is none of {@code old}. */
+  /**
+   * The program of l-0 that runs now and is none of {@code old}: the newest whose process is
+   * alive (a program killed before its trap ran leaves a start line with no end).
+   */
   private ActionLog.Run awaitRunning(Set<Long> old) {
     ActionLog.Run[] found = new ActionLog.Run[1];
     Await.until("l-0's program to run", Duration.ofSeconds(30), () -> {
       for (ActionLog.Run r : log.runs().values()) {
-        if (r.open() && !old.contains(r.program())) {
+        if (r.open() && !old.contains(r.program())
+            && ProcessHandle.of(r.program()).map(ProcessHandle::isAlive).orElse(false)) {
           found[0] = r;
-          return true;
         }
       }
-      return false;
+      return found[0] != null;
     });
     return found[0];
   }
