@@ -40,7 +40,7 @@ class NetnsIT {
 
   private static final Duration LEASE = Duration.ofSeconds(3);
   private static final int STEPS = 60;
-  private static final int SLOW = 12;
+  private static final int SLOW = 4;
 
   private static NetNamespace ns;
   private static EmbeddedPostgres pg;
@@ -107,7 +107,7 @@ class NetnsIT {
     String remote = "postgresql://postgres@" + ns.hostAddress() + ":" + pg.getPort()
         + "/postgres?schema=" + schema;
     log = Fleet.machines(dir);
-    log.writeProgram(dir.resolve("machines/scripts/slow.sh"), 6_000, 1);
+    log.writeProgram(dir.resolve("machines/scripts/slow.sh"), 12_000, 1);
     Files.writeString(dir.resolve("machines/slow.yaml"), """
         machine: slow
         states:
@@ -115,19 +115,25 @@ class NetnsIT {
           done: {final: completed}
         """);
     String[] run = {"run", "--workers", "4", "--lease", LEASE.toSeconds() + "s", "--grace", "1s"};
+    // The runner to be cut off takes every slow task before the others start, so theirs are
+    // the workers free to take its tasks over when its leases end.
     FsmProcess cutOff = FsmProcess.start(dir, ns.prefix(), with(run, "--store", remote));
-    runners.add(cutOff);
+    runners.add(cutOff.awaitServing());
+    StoreCommands fsm = new StoreCommands(dir, local);
+    start(fsm, "slow", "w-", SLOW);
+    Await.until("the runner in the namespace to run every slow action", Duration.ofSeconds(30),
+        () -> log.open(cutOff.pid()).stream().filter(r -> r.task().startsWith("w-")).count()
+            == SLOW);
     for (int i = 0; i < 2; i++) {
       runners.add(FsmProcess.start(dir, with(run, "--store", local)));
     }
     runners.forEach(FsmProcess::awaitServing);
-    StoreCommands fsm = new StoreCommands(dir, local);
-    start(fsm, "slow", "w-", SLOW);
     start(fsm, "steps", "s-", STEPS);
     store = Histories.open(local);
-
-    Await.until("the runner in the namespace to run slow actions", Duration.ofSeconds(30),
-        () -> log.open(cutOff.pid()).stream().anyMatch(r -> r.task().startsWith("w-")));
+    Await.until("the others to run actions", Duration.ofSeconds(30),
+        () -> log.runs().values().stream().map(ActionLog.Run::runner).distinct().count() == 3);
+    assertThat(log.open(cutOff.pid())).as("slow actions running when the cable is pulled")
+        .isNotEmpty();
     long cut = FleetIT.nanos(Instant.now());
     ns.cut();
     Map<String, Long> leases = leasesOf(schema, cutOff.pid());
