@@ -58,6 +58,20 @@ final class ActionLog {
    * the attempt again while it waits, and an ignored signal stays ignored in a child.
    */
   void writeProgram(Path program, int minMillis, int spreadMillis) throws IOException {
+    write(program, "ms=$(( " + minMillis + " + $$ % " + Math.max(1, spreadMillis) + " ))\n"
+        + "sleep $(( ms / 1000 )).$(printf %03d $(( ms % 1000 ))) &\n"
+        + "wait $!\n");
+  }
+
+  /**
+   * The same, but running until file {@code go} exists (looking every 100 ms) instead of for a
+   * time: a program that cannot end by itself while a test needs it running.
+   */
+  void writeProgramUntil(Path program, Path go) throws IOException {
+    write(program, "while [ ! -e '" + go + "' ]; do sleep 0.1 & wait $!; done\n");
+  }
+
+  private void write(Path program, String work) throws IOException {
     String line = "printf '%s %s %s %s %s %s %s\\n' KIND \"$FSM_TASK_ID\" \"$FSM_STATE\""
         + " \"$FSM_ATTEMPT\" \"$r\" $$ \"$(date +%s%N)\" >> '" + file + "'";
     String script = "#!/bin/sh\n"
@@ -68,9 +82,7 @@ final class ActionLog {
         + "trap 'trap \"\" TERM; " + line.replace("KIND", "term").replace("'", "'\\''")
         + "; exit 143' TERM\n"
         + line.replace("KIND", "start") + "\n"
-        + "ms=$(( " + minMillis + " + $$ % " + Math.max(1, spreadMillis) + " ))\n"
-        + "sleep $(( ms / 1000 )).$(printf %03d $(( ms % 1000 ))) &\n"
-        + "wait $!\n"
+        + work
         + line.replace("KIND", "end") + "\n";
     Files.writeString(program, script, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwxr-xr-x"));
