@@ -137,6 +137,8 @@ class NetnsIT {
     // Taken once the link is down: spawning `ip` may take a while on a loaded machine.
     long cut = FleetIT.nanos(Instant.now());
     Map<String, Long> leases = leasesOf(schema, cutOff.pid());
+    assertThat(leases).as("the cut-off runner's leases; it said: %s; programs: %s",
+        cutOff.err(), log.runs().values()).isNotEmpty();
     Map<Long, Long> gone = Fleet.awaitProgramsGone(log, cutOff.pid(), Duration.ofSeconds(20));
     List<String> report = new ArrayList<>();
     for (ActionLog.Run r : log.runs().values()) {
