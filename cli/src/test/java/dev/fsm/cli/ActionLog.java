@@ -31,11 +31,17 @@ final class ActionLog {
 
   /**
    * One run of a program, from its start line to its end or term line; {@code end} is
-   * {@link Long#MAX_VALUE} while no such line came.
+   * {@link Long#MAX_VALUE} while no such line came. {@code id} numbers the runs in the order
+   * they started: pids wrap (at 32768 here) and are reused within minutes.
    */
-  record Run(String task, String state, long runner, long program, long start, long end) {
+  record Run(long id, String task, String state, long runner, long program, long start,
+      long end, boolean termed) {
     boolean open() {
       return end == Long.MAX_VALUE;
+    }
+
+    Run ended(long at, boolean term) {
+      return new Run(id, task, state, runner, program, start, at, term);
     }
   }
 
@@ -110,18 +116,22 @@ final class ActionLog {
     return lines;
   }
 
-  /** Every run by program pid, in the order they started. */
+  /** Every run by its id, in the order they started. */
   Map<Long, Run> runs() {
     Map<Long, Run> runs = new LinkedHashMap<>();
+    Map<Long, Long> latestByPid = new java.util.HashMap<>();
     for (Line l : lines()) {
       if (l.kind() == Kind.START) {
-        runs.put(l.program(), new Run(l.task(), l.state(), l.runner(), l.program(), l.nanos(),
-            Long.MAX_VALUE));
+        long id = runs.size();
+        runs.put(id, new Run(id, l.task(), l.state(), l.runner(), l.program(), l.nanos(),
+            Long.MAX_VALUE, false));
+        latestByPid.put(l.program(), id);
       } else {
-        Run r = runs.get(l.program());
+        // A pid is not reused while its process lives, so its last start is this line's run.
+        Long id = latestByPid.get(l.program());
+        Run r = id == null ? null : runs.get(id);
         if (r != null && r.open()) {
-          runs.put(l.program(), new Run(r.task(), r.state(), r.runner(), r.program(), r.start(),
-              l.nanos()));
+          runs.put(id, r.ended(l.nanos(), l.kind() == Kind.TERM));
         }
       }
     }
@@ -134,18 +144,35 @@ final class ActionLog {
   }
 
   /**
+   * Whether {@code run}'s process is alive: its pid names a live process that started before
+   * the run's start line (a later one reuses the pid).
+   */
+  static boolean alive(Run run) {
+    return ProcessHandle.of(run.program()).filter(ProcessHandle::isAlive)
+        .filter(h -> h.info().startInstant().map(t -> t.getEpochSecond() * 1_000_000_000L
+            + t.getNano() <= run.start() + 100_000_000L).orElse(true))
+        .isPresent();
+  }
+
+  /** Kills {@code run}'s process if it is still alive, as a test's cleanup. */
+  static void kill(Run run) {
+    if (alive(run)) {
+      ProcessHandle.of(run.program()).ifPresent(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  /**
    * Why two runs of one task overlapped, or empty when none did. A run with no end line takes
-   * its end from {@code endOfOpen} (e.g. when the test saw its process gone); a run for which
-   * that is unknown too counts as running still, so anything after it overlaps.
+   * its end from {@code endOfOpen}, by run id (e.g. when the test saw its process gone); a run
+   * for which that is unknown too counts as running still, so anything after it overlaps.
    */
   static Optional<String> overlap(Map<Long, Run> runs, LongFunction<Long> endOfOpen) {
     Map<String, List<Run>> byTask = new LinkedHashMap<>();
     for (Run r : runs.values()) {
       Run closed = r;
       if (r.open()) {
-        Long end = endOfOpen.apply(r.program());
-        closed = new Run(r.task(), r.state(), r.runner(), r.program(), r.start(),
-            end == null ? Long.MAX_VALUE : end);
+        Long end = endOfOpen.apply(r.id());
+        closed = r.ended(end == null ? Long.MAX_VALUE : end, false);
       }
       byTask.computeIfAbsent(r.task(), t -> new ArrayList<>()).add(closed);
     }

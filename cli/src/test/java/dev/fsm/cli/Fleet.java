@@ -71,7 +71,7 @@ final class Fleet {
   /**
    * Waits until every program that runner {@code pid} started has ended, by its own end line or
    * because its process is gone, and returns when the test saw each one without an end line
-   * gone (epoch nanoseconds, by program pid): a bound on when it stopped, for the overlap check.
+   * gone (epoch nanoseconds, by run id): a bound on when it stopped, for the overlap check.
    * Watched for a second at least, so a program started just before the kill is seen too.
    */
   static Map<Long, Long> awaitProgramsGone(ActionLog log, long pid, Duration limit) {
@@ -80,13 +80,13 @@ final class Fleet {
     Await.until("the programs of runner " + pid + " to end", limit, () -> {
       boolean allEnded = true;
       for (ActionLog.Run r : log.open(pid)) {
-        if (gone.containsKey(r.program())) {
+        if (gone.containsKey(r.id())) {
           continue;
         }
-        if (ProcessHandle.of(r.program()).map(ProcessHandle::isAlive).orElse(false)) {
+        if (ActionLog.alive(r)) {
           allEnded = false;
         } else {
-          gone.put(r.program(), FleetIT.nanos(Instant.now()));
+          gone.put(r.id(), FleetIT.nanos(Instant.now()));
         }
       }
       return allEnded && System.nanoTime() - watchUntil > 0;
@@ -109,10 +109,8 @@ final class Fleet {
     assertThat(fsm.ok("send", "l-1", "pause").out()).contains("runnable -> paused");
     // Bounded for a busy machine; SendLatencyIT measures how fast it really is.
     Await.until("l-1's program to be told to stop", Duration.ofSeconds(10),
-        () -> log.lines().stream().anyMatch(l -> l.kind() == ActionLog.Kind.TERM
-            && l.program() == run.program()));
-    Await.until("l-1's program to end", Duration.ofSeconds(10),
-        () -> !ProcessHandle.of(run.program()).map(ProcessHandle::isAlive).orElse(false));
+        () -> log.runs().get(run.id()).termed());
+    Await.until("l-1's program to end", Duration.ofSeconds(10), () -> !ActionLog.alive(run));
     assertThat(store.get("l-1").orElseThrow().status()).isEqualTo(TaskStatus.PAUSED);
   }
 }

@@ -53,7 +53,7 @@ class FleetIT {
     }
     if (log != null) {
       log.runs().values().stream().filter(ActionLog.Run::open)
-          .forEach(r -> ProcessHandle.of(r.program()).ifPresent(ProcessHandle::destroyForcibly));
+          .forEach(ActionLog::kill);
     }
   }
 

@@ -94,7 +94,7 @@ class NetnsIT {
     }
     if (log != null) {
       log.runs().values().stream().filter(ActionLog.Run::open)
-          .forEach(r -> ProcessHandle.of(r.program()).ifPresent(ProcessHandle::destroyForcibly));
+          .forEach(ActionLog::kill);
     }
   }
 
@@ -145,7 +145,7 @@ class NetnsIT {
       if (r.runner() != cutOff.pid() || !leases.containsKey(r.task()) || r.end() < cut) {
         continue;
       }
-      long end = r.open() ? gone.get(r.program()) : r.end();
+      long end = r.open() ? gone.get(r.id()) : r.end();
       report.add(r.task() + " stopped " + (leases.get(r.task()) - end) / 1_000_000
           + " ms before its lease ended");
       assertThat(end).as("%s's program, cut off %d ms into its run, ended %d ms after its"

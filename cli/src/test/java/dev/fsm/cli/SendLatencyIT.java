@@ -51,7 +51,7 @@ class SendLatencyIT {
     }
     if (log != null) {
       log.runs().values().stream().filter(ActionLog.Run::open)
-          .forEach(r -> ProcessHandle.of(r.program()).ifPresent(ProcessHandle::destroyForcibly));
+          .forEach(ActionLog::kill);
     }
   }
 
@@ -114,8 +114,7 @@ class SendLatencyIT {
     ActionLog.Run[] found = new ActionLog.Run[1];
     Await.until("l-0's program to run", Duration.ofSeconds(30), () -> {
       for (ActionLog.Run r : log.runs().values()) {
-        if (r.open() && !old.contains(r.program())
-            && ProcessHandle.of(r.program()).map(ProcessHandle::isAlive).orElse(false)) {
+        if (r.open() && !old.contains(r.id()) && ActionLog.alive(r)) {
           found[0] = r;
         }
       }
@@ -126,20 +125,11 @@ class SendLatencyIT {
 
   /** When {@code run}'s program logged its SIGTERM, epoch nanoseconds. */
   private long awaitTerm(ActionLog.Run run) {
-    long[] at = new long[1];
-    Await.until("l-0's program to be told to stop", Duration.ofSeconds(30), () -> {
-      for (ActionLog.Line l : log.lines()) {
-        if (l.kind() == ActionLog.Kind.TERM && l.program() == run.program()) {
-          at[0] = l.nanos();
-          return true;
-        }
-      }
-      return false;
-    });
+    Await.until("l-0's program to be told to stop", Duration.ofSeconds(30),
+        () -> log.runs().get(run.id()).termed());
     // The next resume must find the task paused, not still stopping.
-    Await.until("l-0's program to end", Duration.ofSeconds(30),
-        () -> !ProcessHandle.of(run.program()).map(ProcessHandle::isAlive).orElse(false));
-    return at[0];
+    Await.until("l-0's program to end", Duration.ofSeconds(30), () -> !ActionLog.alive(run));
+    return log.runs().get(run.id()).end();
   }
 
   private Set<Long> programs() {
