@@ -58,17 +58,18 @@ class SendLatencyIT {
   @Test
   void pauseAndResumeFromAnotherProcess() throws IOException {
     int sends = Integer.getInteger("fsm.measure.sends", 200);
+    int cliSends = Integer.getInteger("fsm.measure.cli", sends);
     log = Fleet.machines(dir);
     StoreCommands fsm = new StoreCommands(dir, url);
     fsm.ok("start", "long", "--id", "l-0");
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < Integer.getInteger("fsm.measure.runners", 2); i++) {
       runners.add(FsmProcess.start(dir, "run", "--store", url, "--workers", "4"));
     }
     runners.forEach(FsmProcess::awaitServing);
     store = Histories.open(url);
 
     Samples cli = new Samples();
-    for (int i = 0; i < sends / 2; i++) {
+    for (int i = 0; i < cliSends / 2; i++) {
       ActionLog.Run running = awaitRunning(Set.of());
       long t0 = now();
       assertThat(fsm.ok("send", "l-0", "pause").out()).contains("paused");
@@ -80,8 +81,10 @@ class SendLatencyIT {
       cli.returned.add(now() - t0);
       cli.started.add(awaitRunning(before).start() - t0);
     }
-    System.out.println("SendLatencyIT: " + sends + " sends through `fsm send` (pause and resume"
-        + " alternating)\n" + cli.report("fsm send"));
+    if (cliSends > 0) {
+      System.out.println("SendLatencyIT: " + cliSends + " sends through `fsm send` (pause and"
+          + " resume alternating)\n" + cli.report("fsm send"));
+    }
     Samples db = new Samples();
     for (int i = 0; i < sends; i++) {
       ActionLog.Run running = awaitRunning(Set.of());
@@ -125,8 +128,9 @@ class SendLatencyIT {
 
   /** When {@code run}'s program logged its SIGTERM, epoch nanoseconds. */
   private long awaitTerm(ActionLog.Run run) {
-    Await.until("l-0's program to be told to stop", Duration.ofSeconds(30),
-        () -> log.runs().get(run.id()).termed());
+    Await.until("l-0's program " + run + " to be told to stop; the task is now "
+        + store.get("l-0") + "; runners said " + runners.stream().map(FsmProcess::err).toList(),
+        Duration.ofSeconds(30), () -> log.runs().get(run.id()).termed());
     // The next resume must find the task paused, not still stopping.
     Await.until("l-0's program to end", Duration.ofSeconds(30), () -> !ActionLog.alive(run));
     return log.runs().get(run.id()).end();
