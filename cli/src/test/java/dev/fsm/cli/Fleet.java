@@ -77,7 +77,8 @@ final class Fleet {
   static Map<Long, Long> awaitProgramsGone(ActionLog log, long pid, Duration limit) {
     Map<Long, Long> gone = new HashMap<>();
     long watchUntil = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-    Await.until("the programs of runner " + pid + " to end", limit, () -> {
+    Await.until("the programs of runner " + pid + " to end (a runner's programs must stop"
+        + " when it dies or cannot renew its leases)", limit, () -> {
       boolean allEnded = true;
       for (ActionLog.Run r : log.open(pid)) {
         if (gone.containsKey(r.id())) {

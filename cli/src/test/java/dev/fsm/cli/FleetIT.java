@@ -40,7 +40,8 @@ class FleetIT {
   private static final int ONCE = 30;
 
   @TempDir Path dir;
-  private final String url = PG.freshUrl();
+  // Four JVMs and a server on two busy cores: a connection may take longer than fsm's 5 s.
+  private final String url = PG.freshUrl() + "&connectTimeout=30";
   private final List<FsmProcess> runners = new ArrayList<>();
   private Store store;
   private ActionLog log;
