@@ -133,10 +133,17 @@ class NetnsIT {
     store = Histories.open(local);
     Await.until("the others to run actions", Duration.ofSeconds(30),
         () -> log.runs().values().stream().map(ActionLog.Run::runner).distinct().count() == 3);
-    ns.cut();
-    // Taken once the link is down: spawning `ip` may take a while on a loaded machine.
+    // Read before and just after the cut, on a connection opened beforehand: on a loaded machine
+    // spawning `ip` takes a while, and the others may claim the tasks soon after. A lease the
+    // others took meanwhile keeps its last value read before the cut (renewals only extend it).
+    Map<String, Long> leases;
+    try (Connection c = pg.getPostgresDatabase().getConnection()) {
+      leases = leasesOf(c, schema, cutOff.pid());
+      ns.cut();
+      leases.putAll(leasesOf(c, schema, cutOff.pid()));
+    }
+    // Taken once the link is down.
     long cut = FleetIT.nanos(Instant.now());
-    Map<String, Long> leases = leasesOf(schema, cutOff.pid());
     assertThat(leases).as("the cut-off runner's leases; it said: %s; programs: %s",
         cutOff.err(), log.runs().values()).isNotEmpty();
     Map<Long, Long> gone = Fleet.awaitProgramsGone(log, cutOff.pid(), Duration.ofSeconds(20));
@@ -211,12 +218,12 @@ class NetnsIT {
 
   /**
    * The leases runner {@code pid} holds, by task, as the database has them: when each ends, in
-   * epoch nanoseconds. Read after the cut, so the runner can no longer renew them.
+   * epoch nanoseconds.
    */
-  private static Map<String, Long> leasesOf(String schema, long pid) throws SQLException {
+  private static Map<String, Long> leasesOf(Connection c, String schema, long pid)
+      throws SQLException {
     Map<String, Long> leases = new HashMap<>();
-    try (Connection c = pg.getPostgresDatabase().getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT id, lease_until FROM " + schema
+    try (PreparedStatement s = c.prepareStatement("SELECT id, lease_until FROM " + schema
             + ".task WHERE lease_owner LIKE ? OR lease_owner LIKE ?")) {
       s.setString(1, "runner:" + pid + "@%");
       s.setString(2, "runner:" + pid + "-%");
