@@ -28,7 +28,16 @@ final class FsmProcess implements AutoCloseable {
   }
 
   static FsmProcess start(Path dir, String... args) {
-    List<String> command = JarCommand.of(List.of(args));
+    return start(dir, List.of(), args);
+  }
+
+  /**
+   * The same with words in front of the java command, e.g. {@code ip netns exec NS}, which
+   * replaces itself with java, so {@link #pid} stays that of the JVM.
+   */
+  static FsmProcess start(Path dir, List<String> prefix, String... args) {
+    List<String> command = new java.util.ArrayList<>(prefix);
+    command.addAll(JarCommand.of(List.of(args)));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().remove("NO_COLOR");
     pb.environment().remove("FSM_MACHINES");

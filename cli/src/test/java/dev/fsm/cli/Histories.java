@@ -37,9 +37,7 @@ final class Histories {
    */
   static Map<String, Entry> read(String location) {
     Map<String, Entry> all = new LinkedHashMap<>();
-    StoreAccess access = StoreAccess.standard();
-    StoreAccess.Located at = access.locate(location, StorePurpose.READ, "test", false);
-    try (Store s = access.store(at, StorePurpose.READ, "test", notice -> { })) {
+    try (Store s = open(location)) {
       Optional<String> after = Optional.empty();
       while (true) {
         List<Task> page = s.list(new TaskQuery(Optional.empty(), Optional.empty(),
@@ -53,6 +51,16 @@ final class Histories {
         after = Optional.of(page.get(page.size() - 1).id());
       }
     }
+  }
+
+  /**
+   * The store {@code --store} would name with {@code location}, opened for reading in the
+   * test's own process, e.g. to poll it while runners work without a JVM start a poll.
+   */
+  static Store open(String location) {
+    StoreAccess access = StoreAccess.standard();
+    StoreAccess.Located at = access.locate(location, StorePurpose.READ, "test", false);
+    return access.store(at, StorePurpose.READ, "test", notice -> { });
   }
 
   /** The states runners moved a task through: the first move's start, then each move's end. */
