@@ -53,7 +53,7 @@ final class FleetBench {
     StoreAccess access = StoreAccess.standard();
     StoreAccess.Located at = access.locate(global.store(), StorePurpose.RUN, "fsm bench", true);
     if (at.kind().ownership() != Ownership.SHARED) {
-      throw new FsmException("fsm bench: --runners needs a store that many processes share"
+      throw new FsmException("--runners needs a store that many processes share"
           + " (--store postgresql://...); " + at.location().text() + " is an "
           + at.kind().name() + " store, which one process owns");
     }

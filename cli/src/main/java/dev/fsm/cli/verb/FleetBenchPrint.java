@@ -36,9 +36,14 @@ final class FleetBenchPrint {
     out.println();
     if (r.cost().isPresent()) {
       FleetFigures.Cost c = r.cost().get();
-      out.println(String.format(Locale.ROOT, "server: %,d commits (%.3f per transition), %,d"
-          + " bytes of log (%,.0f per transition), task creation included", c.commits(),
+      out.println(String.format(Locale.ROOT, "server: %,d commits (%.3f per transition, reads"
+          + " included), %,d bytes of log (%,.0f per transition)", c.commits(),
           c.commitsPerTransition(), c.walBytes(), c.walBytesPerTransition()));
+      if (c.walSyncs() >= 0) {
+        out.println(String.format(Locale.ROOT, "        %,d log flushes to disk (%.3f per"
+            + " transition)", c.walSyncs(), c.walSyncsPerTransition()));
+      }
+      out.println("        from the enqueue to the runners' exit, task creation included");
     } else {
       out.println("server: this kind of store reports no commit or log counters");
     }
@@ -75,6 +80,9 @@ final class FleetBenchPrint {
       m.put("commits_per_transition", round(c.commitsPerTransition(), 4));
       m.put("wal_bytes", c.walBytes());
       m.put("wal_bytes_per_transition", Math.round(c.walBytesPerTransition()));
+      m.put("wal_syncs", c.walSyncs() < 0 ? null : c.walSyncs());
+      m.put("wal_syncs_per_transition", c.walSyncs() < 0 ? null
+          : round(c.walSyncsPerTransition(), 4));
       return m;
     }).orElse(null));
     doc.put("targets", targets(r));

@@ -72,7 +72,7 @@ public final class FleetBenchmark {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new FsmException("bench: interrupted");
+      throw new FsmException("bench interrupted");
     } finally {
       deleteTree(folder);
     }
@@ -137,8 +137,9 @@ public final class FleetBenchmark {
   private void refuseTasks(Store store) {
     long held = store.counts().stream().mapToLong(TaskCount::count).sum();
     if (held > 0) {
-      throw new FsmException("bench: " + options.location().text() + " already holds " + held
-          + " task(s); give the bench a store of its own (on PostgreSQL, a new ?schema=)");
+      throw new FsmException("--store " + options.location().text() + " already holds "
+          + held + " task(s); give the bench a store of its own (on PostgreSQL, a new"
+          + " ?schema=)");
     }
   }
 
@@ -155,7 +156,7 @@ public final class FleetBenchmark {
         completed = now;
         progressedAt = System.nanoTime();
       } else if (System.nanoTime() - progressedAt > STALL_NANOS) {
-        throw new FsmException("bench: no task completed for a minute (" + completed + " of "
+        throw new FsmException("no bench task completed for a minute (" + completed + " of "
             + options.tasks() + " done)");
       }
       for (RunnerProcess r : runners) {
@@ -179,7 +180,7 @@ public final class FleetBenchmark {
       List<Task> page = store.list(query);
       for (Task t : page) {
         if (t.status() != TaskStatus.COMPLETED) {
-          throw new FsmException("bench: task " + t.id() + " ended " + t.status().name()
+          throw new FsmException("bench task " + t.id() + " ended " + t.status().name()
               .toLowerCase() + " in " + t.state() + ", not completed");
         }
         store.history(t.id()).forEach(figures::add);
@@ -191,7 +192,7 @@ public final class FleetBenchmark {
       query = query.after(page.get(page.size() - 1).id());
     }
     if (tasks != options.tasks()) {
-      throw new FsmException("bench: the store holds " + tasks + " tasks, not the "
+      throw new FsmException("after the bench, the store holds " + tasks + " tasks, not the "
           + options.tasks() + " enqueued");
     }
     return figures;

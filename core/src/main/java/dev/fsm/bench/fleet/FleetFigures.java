@@ -67,8 +67,9 @@ public final class FleetFigures {
     if (transitions == 0) {
       return Optional.empty();
     }
-    return Optional.of(new Cost(d.commits(), d.walBytes(), (double) d.commits() / transitions,
-        (double) d.walBytes() / transitions));
+    return Optional.of(new Cost(d.commits(), d.walBytes(), d.walSyncs(),
+        (double) d.commits() / transitions, (double) d.walBytes() / transitions,
+        d.walSyncs() < 0 ? -1 : (double) d.walSyncs() / transitions));
   }
 
   /**
@@ -76,11 +77,13 @@ public final class FleetFigures {
    *
    * @param commits transactions committed in the store's database
    * @param walBytes write-ahead log written by the server
+   * @param walSyncs times the server forced its log to disk; negative when not counted
    * @param commitsPerTransition commits over transitions
    * @param walBytesPerTransition log bytes over transitions
+   * @param walSyncsPerTransition log forces over transitions; negative when not counted
    */
-  public record Cost(long commits, long walBytes, double commitsPerTransition,
-      double walBytesPerTransition) {}
+  public record Cost(long commits, long walBytes, long walSyncs, double commitsPerTransition,
+      double walBytesPerTransition, double walSyncsPerTransition) {}
 
   /** The runner part of a history entry's author, {@code runner:PID@HOST/wN}; null if none. */
   static String runnerOf(String by) {

@@ -38,7 +38,7 @@ final class RunnerProcess implements AutoCloseable {
       return new RunnerProcess(new ProcessBuilder(command)
           .redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
     } catch (IOException e) {
-      throw new FsmException("bench: could not start a runner (" + command.get(0) + "): "
+      throw new FsmException("could not start a bench runner (" + command.get(0) + "): "
           + e.getMessage());
     }
   }
@@ -53,7 +53,7 @@ final class RunnerProcess implements AutoCloseable {
     while (!ready.await(100, TimeUnit.MILLISECONDS)) {
       checkAlive();
       if (System.nanoTime() > deadline) {
-        throw new FsmException("bench: runner pid " + pid() + " did not start serving the"
+        throw new FsmException("bench runner pid " + pid() + " did not start serving the"
             + " store within a minute" + said());
       }
     }
@@ -63,7 +63,7 @@ final class RunnerProcess implements AutoCloseable {
   void checkAlive() throws InterruptedException {
     if (!process.isAlive()) {
       reader.join(TimeUnit.SECONDS.toMillis(5));
-      throw new FsmException("bench: runner pid " + pid() + " exited with " + process.exitValue()
+      throw new FsmException("bench runner pid " + pid() + " exited with " + process.exitValue()
           + " before the tasks were done" + said());
     }
   }
@@ -77,12 +77,12 @@ final class RunnerProcess implements AutoCloseable {
   void awaitExit() throws InterruptedException {
     if (!process.waitFor(1, TimeUnit.MINUTES)) {
       process.destroyForcibly();
-      throw new FsmException("bench: runner pid " + pid() + " did not stop within a minute of"
+      throw new FsmException("bench runner pid " + pid() + " did not stop within a minute of"
           + " SIGTERM" + said());
     }
     reader.join(TimeUnit.SECONDS.toMillis(5));
     if (process.exitValue() != 0) {
-      throw new FsmException("bench: runner pid " + pid() + " exited with "
+      throw new FsmException("bench runner pid " + pid() + " exited with "
           + process.exitValue() + said());
     }
   }

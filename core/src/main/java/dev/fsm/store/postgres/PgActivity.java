@@ -19,14 +19,25 @@ final class PgActivity {
   static ServerActivity read(PgUrl url) {
     try (Connection c = PgLink.connect(url); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT xact_commit,"
-            + " (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint"
+            + " (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint,"
+            + " current_setting('server_version_num')::int"
             + " FROM pg_stat_database WHERE datname = current_database()")) {
       if (!r.next()) {
         throw new SQLException("pg_stat_database has no row for the current database");
       }
-      return new ServerActivity(r.getLong(1), r.getLong(2));
+      long commits = r.getLong(1);
+      long walBytes = r.getLong(2);
+      // pg_stat_wal came with PostgreSQL 14.
+      return new ServerActivity(commits, walBytes, r.getInt(3) >= 140_000 ? walSyncs(c) : -1);
     } catch (SQLException e) {
       throw PgErrors.during(url, "read the server's commit and log counters", e);
+    }
+  }
+
+  private static long walSyncs(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT wal_sync FROM pg_stat_wal")) {
+      return r.next() ? r.getLong(1) : -1;
     }
   }
 }
