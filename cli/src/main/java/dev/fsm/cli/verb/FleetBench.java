@@ -5,7 +5,6 @@ import dev.fsm.access.StoreAccess;
 import dev.fsm.bench.fleet.FleetBenchOptions;
 import dev.fsm.bench.fleet.FleetBenchReport;
 import dev.fsm.bench.fleet.FleetBenchmark;
-import dev.fsm.cli.Main;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
@@ -23,6 +22,9 @@ import java.util.List;
  * very fsm (the same java and class path) and prints what it measured.
  */
 final class FleetBench {
+
+  /** The jar's main class, named rather than referenced: verbs do not depend on dev.fsm.cli. */
+  private static final String MAIN = "dev.fsm.cli.Main";
 
   /** As {@code fsm run}'s shortest lease. */
   private static final Duration MIN_LEASE = Duration.ofMillis(600);
@@ -95,6 +97,6 @@ final class FleetBench {
     String java = ProcessHandle.current().info().command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     return List.of(java, "-XX:-UsePerfData", "-Xlog:disable", "-cp",
-        System.getProperty("java.class.path"), Main.class.getName());
+        System.getProperty("java.class.path"), MAIN);
   }
 }
