@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -57,6 +58,17 @@ public final class FleetBenchmark {
 
   private FleetBenchReport run() throws IOException {
     Path folder = Files.createTempDirectory(options.parent(), ".fsm-bench-");
+    List<RunnerProcess> runners = new CopyOnWriteArrayList<>();
+    // A bench stopped by a signal skips its finally blocks: its runners would run on forever.
+    Thread onExit = new Thread(() -> {
+      RunnerProcess.stopAll(runners);
+      try {
+        deleteTree(folder);
+      } catch (IOException e) {
+        // The JVM is exiting; a temporary folder left behind is all it costs.
+      }
+    }, "fsm-bench-exit");
+    Runtime.getRuntime().addShutdownHook(onExit);
     try {
       Path machines = Files.createDirectories(folder.resolve("machines"));
       Path file = machines.resolve(MACHINE + ".yaml");
@@ -68,65 +80,66 @@ public final class FleetBenchmark {
       try (Worker worker = Worker.builder(store).machines(machines).operator("user:bench")
           .build()) {
         refuseTasks(store);
-        return measure(worker.operations(), store, chain, machines);
+        return measure(worker.operations(), store, chain, machines, runners);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new FsmException("bench interrupted");
     } finally {
+      RunnerProcess.stopAll(runners);
       deleteTree(folder);
+      try {
+        Runtime.getRuntime().removeShutdownHook(onExit);
+      } catch (IllegalStateException e) {
+        // Already exiting: the hook runs, and finds nothing left to do.
+      }
     }
   }
 
   private FleetBenchReport measure(StoreOperations operations, Store store, MachineSource chain,
-      Path machines) throws InterruptedException {
-    List<RunnerProcess> runners = new ArrayList<>();
-    try {
-      progress.accept(String.format("starting %d runner%s of %d worker%s", options.runners(),
-          options.runners() == 1 ? "" : "s", options.workers(), options.workers() == 1 ? "" : "s"));
-      for (int i = 0; i < options.runners(); i++) {
-        runners.add(RunnerProcess.start(runCommand(machines)));
-      }
-      for (RunnerProcess r : runners) {
-        r.awaitReady();
-      }
-      Optional<ServerActivity> before = options.kind().activity(options.location());
-      progress.accept(String.format("%,d tasks x %d states", options.tasks(), options.states()));
-      for (int done = 0; done < options.tasks(); done += CREATE_CHUNK) {
-        int n = Math.min(CREATE_CHUNK, options.tasks() - done);
-        List<NewTask> chunk = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-          chunk.add(new NewTask(null, "{\"n\":" + (done + i) + "}", null));
-        }
-        operations.start(chain, chunk);
-      }
-      awaitCompleted(store, runners);
-      for (RunnerProcess r : runners) {
-        r.stop();
-      }
-      for (RunnerProcess r : runners) {
-        r.awaitExit();
-      }
-      Optional<ServerActivity> after = options.kind().activity(options.location());
-      progress.accept("reading the histories");
-      FleetFigures figures = figures(store);
-      List<FleetBenchReport.RunnerShare> shares = runners.stream()
-          .map(r -> new FleetBenchReport.RunnerShare(r.pid(), figures.transitionsOf(r.pid()),
-              figures.perSecond(figures.transitionsOf(r.pid()))))
-          .toList();
-      Optional<FleetFigures.Cost> cost = before.isPresent() && after.isPresent()
-          ? figures.cost(before.get(), after.get()) : Optional.empty();
-      return new FleetBenchReport(options.location().text(), options.runners(),
-          options.workers(), options.tasks(), options.states(), options.lease(),
-          figures.transitions(), figures.seconds(), shares, cost);
-    } finally {
-      runners.forEach(RunnerProcess::close);
+      Path machines, List<RunnerProcess> runners) throws InterruptedException {
+    progress.accept(String.format("starting %d runner%s of %d worker%s", options.runners(),
+        options.runners() == 1 ? "" : "s", options.workers(), options.workers() == 1 ? "" : "s"));
+    for (int i = 0; i < options.runners(); i++) {
+      runners.add(RunnerProcess.start(runCommand(machines), options.store()));
     }
+    for (RunnerProcess r : runners) {
+      r.awaitReady();
+    }
+    Optional<ServerActivity> before = options.kind().activity(options.location());
+    progress.accept(String.format("%,d tasks x %d states", options.tasks(), options.states()));
+    for (int done = 0; done < options.tasks(); done += CREATE_CHUNK) {
+      int n = Math.min(CREATE_CHUNK, options.tasks() - done);
+      List<NewTask> chunk = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        chunk.add(new NewTask(null, "{\"n\":" + (done + i) + "}", null));
+      }
+      operations.start(chain, chunk);
+    }
+    awaitCompleted(store, runners);
+    for (RunnerProcess r : runners) {
+      r.stop();
+    }
+    for (RunnerProcess r : runners) {
+      r.awaitExit();
+    }
+    Optional<ServerActivity> after = options.kind().activity(options.location());
+    progress.accept("reading the histories");
+    FleetFigures figures = figures(store);
+    List<FleetBenchReport.RunnerShare> shares = runners.stream()
+        .map(r -> new FleetBenchReport.RunnerShare(r.pid(), figures.transitionsOf(r.pid()),
+            figures.perSecond(figures.transitionsOf(r.pid()))))
+        .toList();
+    Optional<FleetFigures.Cost> cost = before.isPresent() && after.isPresent()
+        ? figures.cost(before.get(), after.get()) : Optional.empty();
+    return new FleetBenchReport(options.location().text(), options.runners(),
+        options.workers(), options.tasks(), options.states(), options.lease(),
+        figures.transitions(), figures.seconds(), shares, cost);
   }
 
   private List<String> runCommand(Path machines) {
     List<String> command = new ArrayList<>(options.fsm());
-    command.addAll(List.of("run", "--store", options.store(), "--machines", machines.toString(),
+    command.addAll(List.of("run", "--machines", machines.toString(),
         "--machine", MACHINE, "--workers", Integer.toString(options.workers()), "--lease",
         options.lease().toMillis() + "ms", "--grace", Math.max(1, options.lease().toMillis() / 2)
             + "ms"));

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * "N workers on STORE (pid P)" line), stopped as a user would (SIGTERM), its last lines kept
  * for a message when it fails.
  */
-final class RunnerProcess implements AutoCloseable {
+final class RunnerProcess {
 
   private static final int KEPT_LINES = 5;
 
@@ -32,11 +32,16 @@ final class RunnerProcess implements AutoCloseable {
     reader.start();
   }
 
-  /** Starts {@code command}; its output is not read, its errors are. */
-  static RunnerProcess start(List<String> command) {
+  /**
+   * Starts {@code command} on {@code store}, given as {@code $FSM_STORE} so that a password in
+   * it stays out of the process list; its output is not read, its errors are.
+   */
+  static RunnerProcess start(List<String> command, String store) {
     try {
-      return new RunnerProcess(new ProcessBuilder(command)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+      ProcessBuilder builder = new ProcessBuilder(command)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      builder.environment().put("FSM_STORE", store);
+      return new RunnerProcess(builder.start());
     } catch (IOException e) {
       throw new FsmException("could not start a bench runner (" + command.get(0) + "): "
           + e.getMessage());
@@ -112,10 +117,23 @@ final class RunnerProcess implements AutoCloseable {
     }
   }
 
-  @Override
-  public void close() {
-    if (process.isAlive()) {
-      process.destroyForcibly();
+  /**
+   * Stops every runner still alive: SIGTERM, then SIGKILL for those not gone within a few
+   * seconds. For a bench that failed or was stopped; their tasks' leases then end by themselves.
+   */
+  static void stopAll(List<RunnerProcess> runners) {
+    runners.forEach(RunnerProcess::stop);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    for (RunnerProcess r : runners) {
+      try {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !r.process.waitFor(left, TimeUnit.NANOSECONDS)) {
+          r.process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        r.process.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }
