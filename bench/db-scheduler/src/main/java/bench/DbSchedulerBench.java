@@ -1,6 +1,7 @@
 package bench;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
@@ -77,7 +78,9 @@ public final class DbSchedulerBench {
         pools.add(ds);
         schedulers.add(Scheduler.create(ds, noop)
             .threads(threads)
-            .pollUsingLockAndFetch(0.5, 1.0)
+            // Fetch again below half the threads, up to 3x the threads at a time: the most
+            // db-scheduler allows (UPPER_LIMIT_FRACTION_OF_THREADS_FOR_FETCH), and its fastest.
+            .pollUsingLockAndFetch(0.5, SchedulerBuilder.UPPER_LIMIT_FRACTION_OF_THREADS_FOR_FETCH)
             .pollingInterval(Duration.ofSeconds(1))
             .schedulerName(new SchedulerName.Fixed("bench-" + i))
             .build());
