@@ -158,31 +158,30 @@ public final class FleetBenchmark {
 
   private void awaitCompleted(Store store, List<RunnerProcess> runners)
       throws InterruptedException {
-    long completed = -1;
+    // Progress is any change in the counts: a task completes only after all its states, which
+    // under load can take longer than the stall limit for the first one.
+    List<TaskCount> seen = List.of();
     long progressedAt = System.nanoTime();
     while (true) {
-      long now = completed(store);
-      if (now >= options.tasks()) {
+      List<TaskCount> counts = store.counts().stream()
+          .filter(c -> c.machine().equals(MACHINE)).toList();
+      long completed = counts.stream().filter(c -> c.status() == TaskStatus.COMPLETED)
+          .mapToLong(TaskCount::count).sum();
+      if (completed >= options.tasks()) {
         return;
       }
-      if (now != completed) {
-        completed = now;
+      if (!counts.equals(seen)) {
+        seen = counts;
         progressedAt = System.nanoTime();
       } else if (System.nanoTime() - progressedAt > STALL_NANOS) {
-        throw new FsmException("no bench task completed for a minute (" + completed + " of "
-            + options.tasks() + " done)");
+        throw new FsmException("the bench's tasks made no progress for a minute (" + completed
+            + " of " + options.tasks() + " completed)");
       }
       for (RunnerProcess r : runners) {
         r.checkAlive();
       }
       TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
     }
-  }
-
-  private static long completed(Store store) {
-    return store.counts().stream()
-        .filter(c -> c.machine().equals(MACHINE) && c.status() == TaskStatus.COMPLETED)
-        .mapToLong(TaskCount::count).sum();
   }
 
   private FleetFigures figures(Store store) {
