@@ -46,6 +46,15 @@ public interface StoreKind {
   }
 
   /**
+   * The server's counters (commits in the store's database, log bytes written) for a kind kept
+   * by a database server; empty for kinds that have none. One reading, on a connection of its
+   * own, so a benchmark can take one before and one after.
+   */
+  default Optional<ServerActivity> activity(StoreLocation location) {
+    return Optional.empty();
+  }
+
+  /**
    * For an {@link Ownership#OWNER_WITH_SOCKET} kind: the folder beside which the owner serves
    * its control socket; other kinds are never asked.
    */

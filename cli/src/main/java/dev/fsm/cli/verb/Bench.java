@@ -41,8 +41,16 @@ import picocli.CommandLine.Spec;
       "With --store-only: the journal alone and the embedded store with 1, 4 and 64 concurrent"
           + " writers, ack latency at half load, and a store of --tasks tasks (bytes on disk,"
           + " heap, reopen and rebuild times).",
+      "With --runners R (PostgreSQL): R `fsm run` processes of --workers workers each on"
+          + " --store, serving --tasks tasks of the same machine, from the first claim to the"
+          + " last completion, with the server's commits and log bytes per transition.",
       "Everything happens in a temporary folder under --dir, deleted at the end. Prints each"
-          + " measure with its target."
+          + " measure with its target.",
+      "",
+      "Examples:",
+      "  fsm bench --workers 4 --tasks 5000",
+      "  fsm bench --store-only",
+      "  fsm bench --store 'postgresql://fsm@db1/fsm?schema=bench1' --runners 3 --workers 4"
     })
 public final class Bench implements Callable<Integer> {
 
@@ -54,9 +62,20 @@ public final class Bench implements Callable<Integer> {
           + " for the size, heap, reopen and rebuild measures (default: 1000000).")
   Integer tasks;
 
-  @Option(names = "--workers", paramLabel = "N,N", split = ",", defaultValue = "1,2,4",
-      description = "Runner worker counts to measure (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--workers", paramLabel = "N,N", split = ",",
+      description = "Runner worker counts to measure (default: 1,2,4); with --runners, the"
+          + " workers of each runner (default: 4).")
   List<Integer> workers;
+
+  @Option(names = "--runners", paramLabel = "R",
+      description = "PostgreSQL: start R `fsm run` processes on --store and measure them"
+          + " together: transitions/s per runner and in total, commits and log bytes per"
+          + " transition. The store must hold no tasks (give a new ?schema=).")
+  Integer runners;
+
+  @Option(names = "--lease", paramLabel = "DURATION", defaultValue = "30s",
+      description = "With --runners: the runners' lease (default: ${DEFAULT-VALUE}).")
+  String lease;
 
   @Option(names = "--states", paramLabel = "K", defaultValue = "5",
       description = "Action states in the synthetic machine (default: ${DEFAULT-VALUE}).")
@@ -93,6 +112,9 @@ public final class Bench implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     checkDir();
+    if (runners != null) {
+      return FleetBench.run(this, out, err);
+    }
     if (!storeOnly) {
       return runnerBench(out, err);
     }
@@ -123,13 +145,14 @@ public final class Bench implements Callable<Integer> {
     if (sends < 1) {
       throw usage("--sends must be at least 1, not " + sends);
     }
-    for (int w : workers) {
+    List<Integer> counts = workers == null ? List.of(1, 2, 4) : workers;
+    for (int w : counts) {
       if (w < 1 || w > 1024) {
         throw usage("--workers must be worker counts from 1 to 1024, such as 1,2,4; not " + w);
       }
     }
     RunnerBenchOptions options = new RunnerBenchOptions(dir, n, states,
-        workers.stream().distinct().toList(), 3.0, sends);
+        counts.stream().distinct().toList(), 3.0, sends);
     RunnerBenchReport report;
     try {
       report = RunnerBenchmark.run(options, what -> {
@@ -175,7 +198,7 @@ public final class Bench implements Callable<Integer> {
     }
   }
 
-  private ParameterException usage(String message) {
+  ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
   }
 

@@ -234,7 +234,7 @@ public final class RunnerBenchmark {
   }
 
   /** A machine of {@code states} no-op action states in a row, then a final state. */
-  static String chainYaml(int states) {
+  public static String chainYaml(int states) {
     StringBuilder yaml = new StringBuilder("machine: bench\nstates:\n");
     for (int i = 1; i <= states; i++) {
       String next = i == states ? "done" : "s" + (i + 1);

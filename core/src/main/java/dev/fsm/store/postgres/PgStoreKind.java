@@ -1,6 +1,7 @@
 package dev.fsm.store.postgres;
 
 import dev.fsm.store.Ownership;
+import dev.fsm.store.ServerActivity;
 import dev.fsm.store.Store;
 import dev.fsm.store.StoreHealth;
 import dev.fsm.store.StoreKind;
@@ -58,6 +59,11 @@ public final class PgStoreKind implements StoreKind {
   @Override
   public Optional<StoreHealth> health(StoreLocation location) {
     return Optional.of(PgHealth.of(url(location), location.text()));
+  }
+
+  @Override
+  public Optional<ServerActivity> activity(StoreLocation location) {
+    return Optional.of(PgActivity.read(url(location)));
   }
 
   @Override
