@@ -36,7 +36,7 @@ class CrashSuiteTest {
 
   /** Two writers at once keep both cores busy while the other lane verifies. */
   private static final int LANES = 2;
-  private static final int KILLS_PER_LANE = Integer.getInteger("fsm.crash.kills", 60);
+  private static final int KILLS_PER_LANE = Integer.getInteger("fsm.crash.kills", 40);
   /** A long run prints its figures so far this often, per lane. */
   private static final int PROGRESS_EVERY = 100;
   private static final int KILLS_PER_FOLDER = 25;
