@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +21,20 @@ import java.util.Map;
 final class Fleet {
 
   private Fleet() {}
+
+  /**
+   * After a test: stops its runners, closes its store and kills the programs its log still
+   * shows running; any of them may be absent (null log or store) when the test failed early.
+   */
+  static void cleanUp(List<FsmProcess> runners, Store store, ActionLog log) {
+    runners.forEach(FsmProcess::close);
+    if (store != null) {
+      store.close();
+    }
+    if (log != null) {
+      log.runs().values().stream().filter(ActionLog.Run::open).forEach(ActionLog::kill);
+    }
+  }
 
   /**
    * Whether a history's {@code by} (or a lease's owner) names the runner with process id

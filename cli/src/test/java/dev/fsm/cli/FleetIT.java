@@ -48,14 +48,7 @@ class FleetIT {
 
   @AfterEach
   void stop() {
-    runners.forEach(FsmProcess::close);
-    if (store != null) {
-      store.close();
-    }
-    if (log != null) {
-      log.runs().values().stream().filter(ActionLog.Run::open)
-          .forEach(ActionLog::kill);
-    }
+    Fleet.cleanUp(runners, store, log);
   }
 
   @Test

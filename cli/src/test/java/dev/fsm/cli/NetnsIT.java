@@ -88,14 +88,7 @@ class NetnsIT {
 
   @AfterEach
   void stopRunners() {
-    runners.forEach(FsmProcess::close);
-    if (store != null) {
-      store.close();
-    }
-    if (log != null) {
-      log.runs().values().stream().filter(ActionLog.Run::open)
-          .forEach(ActionLog::kill);
-    }
+    Fleet.cleanUp(runners, store, log);
   }
 
   @Test

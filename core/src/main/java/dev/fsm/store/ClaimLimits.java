@@ -2,6 +2,7 @@ package dev.fsm.store;
 
 import dev.fsm.task.Task;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -48,6 +49,22 @@ public record ClaimLimits(Map<String, Integer> machines, Map<String, Map<String,
   /** True when tasks of {@code machine} may be claimed at all. */
   public boolean serves(String machine) {
     return only.isEmpty() || only.contains(machine);
+  }
+
+  /** The machines for which some named group (the machine or one of its states) has room. */
+  public Set<String> machinesWithRoom() {
+    Set<String> found = new HashSet<>();
+    machines.forEach((m, room) -> {
+      if (room > 0) {
+        found.add(m);
+      }
+    });
+    states.forEach((m, s) -> {
+      if (s.values().stream().anyMatch(room -> room > 0)) {
+        found.add(m);
+      }
+    });
+    return found;
   }
 
   /** True when some group may start nothing more now. */

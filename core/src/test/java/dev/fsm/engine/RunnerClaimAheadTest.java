@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fsm.action.ActionOutcome;
 import dev.fsm.action.ActionRunner;
-import dev.fsm.operations.MachineSource;
-import dev.fsm.operations.NewTask;
 import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.Store;
 import dev.fsm.store.memory.InMemoryStore;
@@ -13,11 +11,9 @@ import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,16 +75,10 @@ class RunnerClaimAheadTest {
   }
 
   private List<Task> start(int count) throws Exception {
-    Path file = dir.resolve("quick.yaml");
-    Files.writeString(file, MACHINE);
-    StoreOperations ops = new StoreOperations(store, machines, Clock.systemUTC(), "user:test",
-        OperatorListener.NONE, false);
-    List<NewTask> tasks = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      tasks.add(new NewTask(null, "{}", null));
-    }
-    return ops.start(new MachineSource("quick", file, MACHINE), tasks);
+    return MachineTasks.start(new StoreOperations(store, machines, Clock.systemUTC(), "user:test",
+        OperatorListener.NONE, false), dir, MACHINE, count);
   }
+
 
   private static final ActionRunner OK = (request, attempt) -> new ActionOutcome.Event("ok", null);
 

@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fsm.action.ActionOutcome;
 import dev.fsm.action.ActionRunner;
-import dev.fsm.action.Attempt;
 import dev.fsm.model.Action;
 import dev.fsm.operations.MachineBreaker;
-import dev.fsm.operations.MachineSource;
-import dev.fsm.operations.NewTask;
 import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.memory.InMemoryStore;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -105,16 +101,9 @@ class RunnerLimitsTest {
   }
 
   private List<Task> start(String yaml, int count) throws Exception {
-    String name = yaml.lines().filter(l -> l.startsWith("machine:")).findFirst().orElseThrow()
-        .substring(8).strip();
-    Path file = dir.resolve(name + ".yaml");
-    Files.writeString(file, yaml);
-    List<NewTask> tasks = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      tasks.add(new NewTask(null, "{}", null));
-    }
-    return control.start(new MachineSource(name, file, yaml), tasks);
+    return MachineTasks.start(control, dir, yaml, count);
   }
+
 
   private int most(String key) {
     return most.getOrDefault(key, new AtomicInteger()).get();

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fsm.action.ActionOutcome;
 import dev.fsm.action.ActionRunner;
 import dev.fsm.model.Action;
-import dev.fsm.operations.MachineSource;
-import dev.fsm.operations.NewTask;
 import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.BreakerNews;
 import dev.fsm.store.StoreEvents;
@@ -15,7 +13,6 @@ import dev.fsm.store.postgres.PgUrl;
 import dev.fsm.store.postgres.TestPostgres;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -120,19 +117,11 @@ class SharedRunnersPgTest {
   }
 
   private List<Task> start(String yaml, int count) throws Exception {
-    String name = yaml.lines().filter(l -> l.startsWith("machine:")).findFirst().orElseThrow()
-        .substring(8).strip();
-    Path file = dir.resolve(name + ".yaml");
-    Files.writeString(file, yaml);
     PgStore store = stores.get(0);
-    StoreOperations ops = new StoreOperations(store, new MachineLibrary(store, dir),
-        Clock.systemUTC(), "user:test", OperatorListener.NONE, false);
-    List<NewTask> tasks = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      tasks.add(new NewTask(null, "{}", null));
-    }
-    return ops.start(new MachineSource(name, file, yaml), tasks);
+    return MachineTasks.start(new StoreOperations(store, new MachineLibrary(store, dir),
+        Clock.systemUTC(), "user:test", OperatorListener.NONE, false), dir, yaml, count);
   }
+
 
   private static void await(String what, BooleanSupplier done) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -23,17 +23,7 @@ final class PgCaps {
   /** {@code limits} less what other owners hold now; call in a transaction. */
   static ClaimLimits minusOthers(Connection c, PgTables tables, String owner, Instant now,
       ClaimLimits limits) throws SQLException {
-    TreeSet<String> capped = new TreeSet<>();
-    limits.machines().forEach((m, room) -> {
-      if (room > 0) {
-        capped.add(m);
-      }
-    });
-    limits.states().forEach((m, states) -> {
-      if (states.values().stream().anyMatch(room -> room > 0)) {
-        capped.add(m);
-      }
-    });
+    TreeSet<String> capped = new TreeSet<>(limits.machinesWithRoom());
     // In name order, so two claims never wait on each other's locks in a cycle.
     try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
       for (String machine : capped) {

@@ -71,9 +71,7 @@ final class PgClaims {
   }
 
   private static boolean positiveRoom(ClaimLimits limits) {
-    return limits.machines().values().stream().anyMatch(n -> n > 0)
-        || limits.states().values().stream()
-            .anyMatch(s -> s.values().stream().anyMatch(n -> n > 0));
+    return !limits.machinesWithRoom().isEmpty();
   }
 
   /** Whether a claim at {@code now} settles ended leases first; claims run one at a time. */

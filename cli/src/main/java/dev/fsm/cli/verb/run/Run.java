@@ -50,8 +50,8 @@ import sun.misc.Signal;
           + " workers and durably records each outcome. While it runs, other fsm commands on"
           + " the same store reach it through a control socket beside the store.",
       "Ctrl-C or SIGTERM once: stop claiming, let running actions finish (releasing them after"
-          + " the grace period), exit 0. Twice: stop at once."
-    })
+          + " the grace period), exit 0. Twice: stop at once.",
+      "", "Example: fsm run --workers 8 --lease 30s --grace 20s --machine order"})
 public final class Run implements Callable<Integer> {
 
   /** The folder in the store that records running programs (see ProgramLedger). */
@@ -86,7 +86,8 @@ public final class Run implements Callable<Integer> {
   @Option(names = "--lease", paramLabel = "DURATION", defaultValue = "30s",
       description = "How long a claim holds a task without renewal; the runner renews it while"
           + " the action runs, and after a crash another runner takes the task when it ends"
-          + " (default: ${DEFAULT-VALUE}; longer than --grace).")
+          + " (default: ${DEFAULT-VALUE}; longer than --grace by at least a tenth of it, and"
+          + " at least 200ms).")
   String lease;
 
   @Option(names = "--machine", paramLabel = "M",
