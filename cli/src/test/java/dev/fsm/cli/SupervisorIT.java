@@ -148,14 +148,16 @@ class SupervisorIT {
       // The last renewal was before the stall; its lease ends 6 s after it, and the program
       // must be gone before then (at 6 - 1 - 0.6 s after it).
       assertThat(Duration.ofNanos(System.nanoTime() - stalled)).isLessThan(Duration.ofSeconds(6));
+      // Before the runner wakes: with its lease over it may claim the task again at once, and
+      // a program started before `fast` exists would sleep for a minute.
+      Files.delete(pidFile);
+      Files.writeString(dir.resolve("machines/fast"), "");
     } finally {
       signal("CONT", runner.pid());
     }
     Await.until("the runner to say its supervisor stopped it", Duration.ofSeconds(10),
         () -> runner.err().contains("renewed no lease in time: stopped "));
 
-    Files.delete(pidFile);
-    Files.writeString(dir.resolve("machines/fast"), "");
     Await.until("the task to run again and complete", Duration.ofSeconds(30),
         () -> "completed".equals(status("store", id)));
     assertThat(commands("store").json("show", id).get("errors"))
