@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * program running, with no other runner started; a runner cut off from PostgreSQL stops its
  * actions before their lease ends, says so, and takes the task up again when the database is back.
  */
+@Isolated("asserts on time")
 class SupervisorIT {
 
   /** Records its pid and sleeps 60 s unless the file {@code fast} exists. */
@@ -158,8 +160,13 @@ class SupervisorIT {
     Await.until("the runner to say its supervisor stopped it", Duration.ofSeconds(10),
         () -> runner.err().contains("renewed no lease in time: stopped "));
 
-    Await.until("the task to run again and complete", Duration.ofSeconds(30),
-        () -> "completed".equals(status("store", id)));
+    try {
+      Await.until("the task to run again and complete", Duration.ofSeconds(30),
+          () -> "completed".equals(status("store", id)));
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; the task: " + commands("store").run("show",
+          id).out() + "; the runner said: " + runner.err(), e);
+    }
     assertThat(commands("store").json("show", id).get("errors"))
         .as("the killed program's exit was not recorded as an error").isEmpty();
   }

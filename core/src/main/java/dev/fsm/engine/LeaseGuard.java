@@ -142,27 +142,35 @@ final class LeaseGuard implements AutoCloseable {
   /**
    * True when the task's lease can no longer be trusted: the runner's earliest fence passed with
    * no renewal, even if the guard's thread has not yet acted on it (a stalled runner waking up).
-   * An outcome seen after that is dropped, since the supervisor may have ended the action.
+   * An outcome seen after that is dropped, since the supervisor may have ended the action. An
+   * attempt whose task was claimed again since is fenced too: its lease is the new attempt's.
    */
-  boolean fenced(String id) {
+  boolean fenced(String id, Attempt attempt) {
     long now = nanos.getAsLong();
     synchronized (lock) {
       Held h = held.get(id);
-      return h != null && (h.fenced
-          || held.values().stream().anyMatch(o -> !o.fenced && now - o.fence >= 0));
+      return h != null && (h.attempt != attempt || h.fenced || anyPastFence(now));
     }
   }
 
+  /** A fence passed that the guard's thread has not acted on yet: the runner was stalled. */
+  private boolean anyPastFence(long now) {
+    return held.values().stream().anyMatch(o -> !o.fenced && now - o.fence >= 0);
+  }
+
   /**
-   * True while attempts it stopped have not ended, until their leases end: the runner claims
-   * nothing meanwhile, so the supervisor's backstop never meets a program of a newer claim.
+   * True while attempts it stopped have not ended, until their leases end, and while a fence
+   * has passed that the guard's thread has not acted on yet (a runner waking from a stall): the
+   * runner claims nothing meanwhile, so it never claims a task again before its old attempt is
+   * stopped, and the supervisor's backstop never meets a program of a newer claim.
    */
   boolean fencing() {
     long now = nanos.getAsLong();
     long ended = grace.toNanos() + margin;
     synchronized (lock) {
       // Bounded by the lease's end: a java: action deaf to its stop must not stop the runner.
-      return held.values().stream().anyMatch(h -> h.fenced && now - (h.fence + ended) < 0);
+      return anyPastFence(now)
+          || held.values().stream().anyMatch(h -> h.fenced && now - (h.fence + ended) < 0);
     }
   }
 

@@ -384,7 +384,7 @@ public final class Runner implements OperatorListener {
         long began = System.nanoTime();
         change = work.attempt(task, f, timers, () -> stopNow);
         claimAhead.ended(System.nanoTime() - began);
-        if (change.isPresent() && guard.fenced(task.id())) {
+        if (change.isPresent() && guard.fenced(task.id(), f.attempt)) {
           // Seen after the lease stopped being safe: the supervisor may have ended the action.
           change = Optional.empty();
           f.attempt.stop(Attempt.StopReason.LEASE_LOST);

@@ -95,11 +95,11 @@ class LeaseGuardTest {
     assertThat(guard.check()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(1200));
     advance(1199);
     assertThat(guard.check()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(1));
-    assertThat(guard.fenced("a")).isFalse();
+    assertThat(guard.fenced("a", a)).isFalse();
     assertThat(a.stopRequested()).isFalse();
 
     advance(1);
-    assertThat(guard.fenced("b")).as("seen before the guard's thread acts: a stall").isTrue();
+    assertThat(guard.fenced("b", b)).as("seen before the guard's thread acts: a stall").isTrue();
     assertThat(guard.check()).isEqualTo(-1);
     assertThat(a.stopReason()).isEqualTo(Attempt.StopReason.LEASE_LOST);
     assertThat(b.stopReason()).as("every attempt, b's lease too")
@@ -120,6 +120,21 @@ class LeaseGuardTest {
     guard.release("b");
     assertThat(guard.fencing()).isFalse();
     assertThat(told).endsWith("idle");
+  }
+
+  @Test
+  void aRunnerWakingFromAStallClaimsNothingAndDropsAStaleOutcomeBeforeTheGuardActs() {
+    Attempt old = new Attempt();
+    guard.hold("a", old, T0.plus(LEASE), guard.basis());
+    advance(2200);
+    // The claim loop woke first: the guard's thread has not stopped anything yet.
+    assertThat(guard.fencing()).as("a passed fence holds claims back at once").isTrue();
+
+    Attempt again = new Attempt();
+    guard.hold("a", again, clock.instant().plus(LEASE), guard.basis());
+    assertThat(guard.fenced("a", old)).as("the old attempt's lease is the new claim's now")
+        .isTrue();
+    assertThat(guard.fenced("a", again)).isFalse();
   }
 
   @Test
