@@ -11,9 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code fsm bench --store-only} run as a user would, with settings small enough for a test. */
+@Isolated("a benchmark")
 class BenchIT {
 
   @TempDir Path dir;

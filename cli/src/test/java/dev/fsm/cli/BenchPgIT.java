@@ -11,12 +11,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code fsm bench --runners}: real runner processes of the jar on a real PostgreSQL, small
  * enough for a test; and the refusals (an embedded store, a store that already holds tasks).
  */
+@Isolated("a benchmark")
 class BenchPgIT {
 
   private static final TestPostgres PG = TestPostgres.server();

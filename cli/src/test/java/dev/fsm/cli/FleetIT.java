@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * until they end by themselves (unless a supervisor stops them), so they must end well before
  * the lease does for the overlap check to say anything about leases rather than about orphans.
  */
+@Isolated("asserts on time")
 class FleetIT {
 
   private static final TestPostgres PG = TestPostgres.server();

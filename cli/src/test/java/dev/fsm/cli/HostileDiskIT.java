@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * disk and a read-only one (tmpfs mounts, as root), links planted where store files belong, a
  * folder others can write, and the modes of what fsm creates.
  */
+@Isolated("mounts file systems")
 class HostileDiskIT {
 
   @TempDir Path dir;

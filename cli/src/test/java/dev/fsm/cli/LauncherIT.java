@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /** bin/fsm: same output as the bare jar, a start-up cache that appears and is used, no noise. */
+@Isolated("measures start-up")
 class LauncherIT {
 
   @TempDir Path cache;

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * others take its tasks over, and once the cable is back it serves again without anything
  * having run twice. Needs root and {@code ip netns}; skipped, saying why, without them.
  */
+@Isolated("asserts on time")
 class NetnsIT {
 
   private static final Duration LEASE = Duration.ofSeconds(3);

@@ -15,12 +15,14 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code fsm run} on the real jar as a user runs it: machines and scripts in a folder, the runner
  * in its own process, other fsm commands reaching it while it runs, signals, crashes and plugins.
  */
+@Isolated("asserts on time")
 class RunIT {
 
   /** A program that records its pid, then runs 60 s unless the file {@code fast} exists. */

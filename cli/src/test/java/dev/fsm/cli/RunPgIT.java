@@ -1,6 +1,7 @@
 package dev.fsm.cli;
 
 import dev.fsm.store.postgres.TestPostgres;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@link RunIT} on PostgreSQL: the same runs, commands from other processes reaching the runner
@@ -9,6 +10,7 @@ import dev.fsm.store.postgres.TestPostgres;
  * program ledger and the one-runner rule, and recovery after a runner's crash, which on
  * PostgreSQL waits for the lease to end (issue 19's failover tests).
  */
+@Isolated("asserts on time")
 class RunPgIT extends RunIT {
 
   private final String url = TestPostgres.server().freshUrl();

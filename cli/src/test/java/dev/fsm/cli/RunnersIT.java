@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with no runner says so, a running {@code fsm run} is listed with its pid and workers, a
  * clean stop shows as stopped and a {@code kill -9} as gone once its heartbeats stop.
  */
+@Isolated("asserts on time")
 class RunnersIT {
 
   /** A runner not seen for three 2 s heartbeats is gone; slack for a busy 2-core machine. */

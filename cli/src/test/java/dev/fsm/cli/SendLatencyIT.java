@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledIfSystemProperty(named = "fsm.measure", matches = "true",
     disabledReason = "a measurement: run it with -Dfsm.measure=true")
+@Isolated("measures latency")
 class SendLatencyIT {
 
   private static final TestPostgres PG = TestPostgres.server();
