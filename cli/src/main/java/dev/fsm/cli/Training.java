@@ -13,12 +13,14 @@ import java.util.stream.Stream;
 /**
  * A representative, side-effect-free workload that the launcher runs once to record a
  * class-data archive (JDK 17+) or an AOT cache (JDK 25+), so later starts skip class loading
- * and linking. It never touches a store or the user's files.
+ * and linking. It never touches the user's stores or files: its store lives in a temporary
+ * folder it deletes.
  *
  * <p>Two profiles: {@code quick} trains only the fast path ({@link FastPath}: validate, and send
  * to a stand-in runner), whose cache stays small and so maps faster (measured: 14 MB and about
  * 10 ms less per start than one cache for everything); {@code full} trains the fast path and
- * every verb through picocli.
+ * every verb through picocli, and the task verbs on an embedded store of its own (measured:
+ * opening a store loaded 700 classes outside the archive, half of a one-shot {@code ls}).
  */
 public final class Training {
 
@@ -53,6 +55,7 @@ public final class Training {
       sendLines(dir, env, sink);
       if (!quick) {
         train(fullLines, env, sink);
+        storeLines(dir, env, sink);
       }
     } finally {
       try (Stream<Path> files = Files.walk(dir)) {
@@ -63,6 +66,36 @@ public final class Training {
 
   private static void train(String[][] lines, Map<String, String> env, PrintWriter sink) {
     for (String[] line : lines) {
+      Main.run(line, env, sink, sink);
+    }
+  }
+
+  /** The task verbs on an embedded store in {@code dir}, with no runner. */
+  private static void storeLines(Path dir, Map<String, String> env, PrintWriter sink)
+      throws IOException {
+    String store = dir.resolve("own-store").toString();
+    Path machines = Files.createDirectories(dir.resolve("machines"));
+    Files.copy(dir.resolve("fifty.yaml"), machines.resolve("fifty.yaml"));
+    String[] at = {"--store", store, "--machines", machines.toString()};
+    String[][] verbs = {
+      {"start", "big", "--id", "t1", "--context", "{\"n\": 1}"},
+      {"start", "big", "--id", "t2", "--output", "json"},
+      {"ls"},
+      {"ls", "--output", "json", "--status", "runnable", "--limit", "5"},
+      {"show", "t1"},
+      {"show", "t1", "--output", "json"},
+      {"history", "t1"},
+      {"send", "t1", "pause"},
+      {"send", "t1", "run", "--output", "json"},
+      {"stats"},
+      {"machines"},
+      {"store", "check"},
+      {"show", "none"},
+    };
+    for (String[] verb : verbs) {
+      String[] line = new String[at.length + verb.length];
+      System.arraycopy(at, 0, line, 0, at.length);
+      System.arraycopy(verb, 0, line, at.length, verb.length);
       Main.run(line, env, sink, sink);
     }
   }
