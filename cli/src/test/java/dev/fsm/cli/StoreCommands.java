@@ -63,6 +63,7 @@ final class StoreCommands {
    * count of documents and the shell's exit status (that of the last failed verb) check that.
    */
   @SafeVarargs
+  @SuppressWarnings("varargs") // The array only becomes a List, never written.
   final List<JsonNode> jsonEach(List<String>... verbs) throws IOException {
     return jsonEach(List.of(verbs));
   }

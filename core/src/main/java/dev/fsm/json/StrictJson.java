@@ -32,7 +32,8 @@ public final class StrictJson {
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
       .build();
-  private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+  /** Decimals kept as written ({@code 1.10} stays {@code 1.10}). */
+  private static final JsonNodeFactory NODES = new JsonNodeFactory(true);
 
   private StrictJson() {}
 

@@ -26,6 +26,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,10 +116,36 @@ class ControlErrorsTest {
 
   @Test
   void unexpectedFailureSaysWhichRunnerFailed() {
-    Throwable e = across(new IllegalStateException("boom"));
-    assertThat(e).isExactlyInstanceOf(FsmException.class).hasMessage("runner pid "
-        + ProcessHandle.current().pid()
-        + " failed the request (IllegalStateException: boom); its log has the details");
+    // The runner's log gets the stack trace; kept here rather than printed into the build log.
+    Logger log = Logger.getLogger(Connection.class.getName());
+    List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    Handler capture = new Handler() {
+      @Override
+      public void publish(LogRecord r) {
+        logged.add(r);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    log.addHandler(capture);
+    log.setUseParentHandlers(false);
+    try {
+      Throwable e = across(new IllegalStateException("boom"));
+      assertThat(e).isExactlyInstanceOf(FsmException.class).hasMessage("runner pid "
+          + ProcessHandle.current().pid()
+          + " failed the request (IllegalStateException: boom); its log has the details");
+    } finally {
+      log.removeHandler(capture);
+      log.setUseParentHandlers(true);
+    }
+    assertThat(logged).singleElement().satisfies(r -> {
+      assertThat(r.getMessage()).contains("failed a control request");
+      assertThat(r.getThrown()).hasMessage("boom");
+    });
   }
 
   @Test

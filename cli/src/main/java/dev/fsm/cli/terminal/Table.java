@@ -24,7 +24,7 @@ public final class Table {
   private final List<String[]> rows = new ArrayList<>();
 
   /** A table with these column headers. */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"})
   public Table(String... headers) {
     this.headers = headers.clone();
     this.painters = new UnaryOperator[headers.length];

@@ -177,7 +177,7 @@ final class PgRows {
         Instant time = null;
         String message = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String field = p.getCurrentName();
+          String field = p.currentName();
           p.nextToken();
           if (field.equals("time")) {
             time = Instant.parse(p.getText());
