@@ -13,7 +13,19 @@ public final class Main {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
-    int status = run(args, System.getenv(), out, err);
+    Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+      if (e instanceof OutOfMemoryError) {
+        outOfMemory(err);
+      }
+      e.printStackTrace();
+    });
+    int status;
+    try {
+      status = run(args, System.getenv(), out, err);
+    } catch (OutOfMemoryError e) {
+      outOfMemory(err);
+      return;
+    }
     out.flush();
     err.flush();
     if (status != ExitCodes.OK) {
@@ -22,6 +34,19 @@ public final class Main {
       // run() returns, so there is nothing for shutdown hooks to do.
       Runtime.getRuntime().halt(status);
     }
+  }
+
+  /**
+   * Ends the process on a full heap, in any thread: what was acknowledged is on disk, and a
+   * process that lost a thread to it could not be trusted to go on. Says how to give it more.
+   */
+  private static void outOfMemory(PrintWriter err) {
+    long mib = Runtime.getRuntime().maxMemory() >> 20;
+    err.println("fsm: out of memory: the heap limit is " + mib + " MiB; raise it with"
+        + " FSM_HEAP=" + Math.max(512, Integer.highestOneBit((int) mib) * 4) + "m (bin/fsm) or"
+        + " java -Xmx... -jar fsm.jar");
+    err.flush();
+    Runtime.getRuntime().halt(ExitCodes.FAILED);
   }
 
   /** Runs one command line, through the fast path when it can; returns the exit status. */

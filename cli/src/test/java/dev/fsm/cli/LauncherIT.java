@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** bin/fsm: same output as the bare jar, a start-up cache that appears and is used, no noise. */
 @Isolated("measures start-up")
@@ -88,6 +88,50 @@ class LauncherIT {
         "200", "--seconds", "0.2", "--writers", "1", "--dir", work.toString());
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(r.err()).doesNotContain("WARNING");
+  }
+
+  @Test
+  void boundsTheHeapAndTakesAnotherLimitFromFsmHeap() throws Exception {
+    Map<String, String> flags = Map.of("FSM_NO_CACHE", "1", "JDK_JAVA_OPTIONS",
+        "-XX:+PrintFlagsFinal");
+    assertThat(launcher(flags, "--version").out())
+        .containsPattern("MaxHeapSize += " + (256L << 20) + " ");
+    Map<String, String> more = new java.util.HashMap<>(flags);
+    more.put("FSM_HEAP", "1g");
+    assertThat(launcher(more, "--version").out())
+        .containsPattern("MaxHeapSize += " + (1L << 30) + " ");
+  }
+
+  @Test
+  void refusesAnFsmHeapThatIsNoHeapSize() throws Exception {
+    FsmJar.Result bad = launcher(Map.of("FSM_HEAP", "lots"), "--version");
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.err()).isEqualTo("fsm: FSM_HEAP=lots is not a heap size; give a number with"
+        + " k, m or g, e.g. FSM_HEAP=1g\n");
+    FsmJar.Result small = launcher(Map.of("FSM_HEAP", "4m"), "--version");
+    assertThat(small.exit()).isEqualTo(2);
+    assertThat(small.err()).isEqualTo("fsm: FSM_HEAP=4m is too small: fsm needs at least 32m\n");
+  }
+
+  @Test
+  void aFullHeapEndsTheCommandWithOneLineSayingHowToRaiseIt() throws IOException {
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 4000; i++) {
+      lines.append("{\"context\": {\"pad\": \"").append("x".repeat(200)).append("\"}}\n");
+    }
+    Files.writeString(work.resolve("many.jsonl"), lines);
+    Files.createDirectories(work.resolve("machines"));
+    Files.writeString(work.resolve("machines/one.yaml"),
+        "machine: one\nstates:\n  a: {run: builtin:noop, on: {ok: b}}\n  b: {final: completed}\n");
+    FsmJar.Result started = FsmJar.run(work, "start", "one", "--from", "many.jsonl");
+    assertThat(started.exit()).as(started.err()).isZero();
+
+    FsmJar.Result r = FsmJar.run(work, Map.of("JDK_JAVA_OPTIONS", "-Xmx12m"), "ls", "--limit",
+        "4000", "--output", "json");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("fsm: out of memory: the heap limit is ")
+        .contains(" MiB; raise it with FSM_HEAP=512m (bin/fsm) or java -Xmx... -jar fsm.jar")
+        .doesNotContain("\tat ");
   }
 
   @Test
