@@ -41,10 +41,10 @@ public final class Main {
    * process that lost a thread to it could not be trusted to go on. Says how to give it more.
    */
   private static void outOfMemory(PrintWriter err) {
-    long mib = Runtime.getRuntime().maxMemory() >> 20;
+    // The JVM reports the limit less a survivor space: 247 MiB of -Xmx256m.
+    long mib = ((Runtime.getRuntime().maxMemory() >> 20) + 15) / 16 * 16;
     err.println("fsm: out of memory: the heap limit is " + mib + " MiB; raise it with"
-        + " FSM_HEAP=" + Math.max(512, Integer.highestOneBit((int) mib) * 4) + "m (bin/fsm) or"
-        + " java -Xmx... -jar fsm.jar");
+        + " FSM_HEAP=" + Math.max(512, 2 * mib) + "m (bin/fsm) or java -Xmx... -jar fsm.jar");
     err.flush();
     Runtime.getRuntime().halt(ExitCodes.FAILED);
   }
