@@ -3,6 +3,8 @@ package dev.fsm.store.embedded;
 import dev.fsm.FsmException;
 import dev.fsm.files.DiskFailure;
 import dev.fsm.store.ClaimLimits;
+import dev.fsm.store.ErrorEntry;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Ownership;
@@ -50,6 +52,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -329,6 +332,23 @@ public final class EmbeddedStore implements Store {
       page.replaceAll(leases::attach);
       return page;
     });
+  }
+
+  /**
+   * Tasks whose histories one hold of the store's lock reads for {@link #errors}: a runner's
+   * claims and records wait at most one page (about 10 ms with one chunk per task).
+   */
+  private static final int ERROR_PAGE = 500;
+
+  @Override
+  public void errors(ErrorQuery query, Consumer<ErrorEntry> each) {
+    String after = null;
+    do {
+      List<ErrorEntry> page = new ArrayList<>();
+      String from = after;
+      after = gate.locked(() -> index.errors(query, from, ERROR_PAGE, page::add));
+      page.forEach(each);
+    } while (after != null);
   }
 
   @Override

@@ -1,6 +1,8 @@
 package dev.fsm.store.embedded.index;
 
 import dev.fsm.store.ClaimLimits;
+import dev.fsm.store.ErrorEntry;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskPages;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -362,6 +365,47 @@ public final class TaskIndex implements AutoCloseable {
     Task t = decode(bytes);
     recent.stored(t);
     return t;
+  }
+
+  /**
+   * One page of {@link dev.fsm.store.Store#errors}: the attempt errors {@code query} matches in
+   * the histories of up to {@code limit} tasks (of the query's machine, if any) with ids after
+   * {@code afterId} (from the first when null), to {@code each}.
+   *
+   * @return the last id examined, where the next page starts; null when no task is left
+   */
+  public String errors(ErrorQuery query, String afterId, int limit, Consumer<ErrorEntry> each) {
+    List<String> ids = query.machine().isPresent()
+        ? groups.ids(new TaskQuery(query.machine(), Optional.empty(), Set.of(),
+            Optional.ofNullable(afterId), limit, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID))
+        : idsAfter(afterId, limit);
+    for (String id : ids) {
+      String machine = query.machine().orElse(null);
+      for (Transition t : history.since(id, query.since())) {
+        if (!query.matches(t)) {
+          continue;
+        }
+        if (machine == null) {
+          // Read straight from the map, not through the recent tasks a runner relies on.
+          machine = decode(tasks.get(IndexKeys.id(id))).machine();
+        }
+        each.accept(new ErrorEntry(id, machine, t));
+      }
+    }
+    return ids.size() < limit ? null : ids.get(ids.size() - 1);
+  }
+
+  private List<String> idsAfter(String afterId, int limit) {
+    List<String> ids = new ArrayList<>(limit);
+    Iterable<byte[]> keys = afterId == null ? tasks.keySet()
+        : tasks.tailMap(IndexKeys.id(afterId), false).keySet();
+    for (byte[] key : keys) {
+      if (ids.size() == limit) {
+        break;
+      }
+      ids.add(IndexKeys.idAt(key, 0));
+    }
+    return ids;
   }
 
   /** The most due tasks one claim passes over before it gives up looking further. */
