@@ -1753,8 +1753,12 @@ public abstract class StoreContractTest {
       }
       many.add(new TaskHistory(task(String.format("m-%05d", i), i % 2 == 0 ? "order" : "refund",
           "ship", TaskStatus.RUNNABLE, T0), h));
+      // In batches, as an import goes: one change of the embedded store has a size limit.
+      if (many.size() == 200 || i == 1_233) {
+        store.restore(many);
+        many.clear();
+      }
     }
-    store.restore(many);
     reopen();
 
     assertThat(errors(0, null, null)).hasSize(2 * 1_234);

@@ -111,7 +111,7 @@ class PgSchemaTest {
       t.join(30_000);
     }
     assertThat(failures).isEmpty();
-    assertThat(versions(url.schema())).containsExactly(1, 2, 3);
+    assertThat(versions(url.schema())).containsExactly(1, 2, 3, 4);
   }
 
   @Test
