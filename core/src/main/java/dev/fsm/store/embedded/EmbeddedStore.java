@@ -334,21 +334,29 @@ public final class EmbeddedStore implements Store {
     });
   }
 
-  /**
-   * Tasks whose histories one hold of the store's lock reads for {@link #errors}: a runner's
-   * claims and records wait at most one page (about 10 ms with one chunk per task).
-   */
+  /** Most tasks whose histories one hold of the store's lock reads for {@link #errors}. */
   private static final int ERROR_PAGE = 500;
+
+  /**
+   * Longest one hold of the store's lock reads histories for {@link #errors}, so a runner's
+   * claims and records beside it wait a few milliseconds at most.
+   */
+  private static final long ERROR_HOLD_NANOS = 5_000_000;
 
   @Override
   public void errors(ErrorQuery query, Consumer<ErrorEntry> each) {
-    String after = null;
-    do {
-      List<ErrorEntry> page = new ArrayList<>();
-      String from = after;
-      after = gate.locked(() -> index.errors(query, from, ERROR_PAGE, page::add));
-      page.forEach(each);
-    } while (after != null);
+    List<String> machines = query.machine().map(List::of)
+        .orElseGet(() -> gate.locked(index::machinesWithTasks));
+    for (String machine : machines) {
+      String after = null;
+      do {
+        List<ErrorEntry> page = new ArrayList<>();
+        String from = after;
+        after = gate.locked(() -> index.errors(query, machine, from, ERROR_PAGE,
+            ERROR_HOLD_NANOS, page::add));
+        page.forEach(each);
+      } while (after != null);
+    }
   }
 
   @Override

@@ -52,11 +52,15 @@ final class TaskHistories {
   /**
    * A task's entries recorded at or after {@code since}, newest first. Entries are in time
    * order, so it reads chunks from the newest back only until one starts before {@code since}:
-   * most tasks' errors since a recent time cost one chunk.
+   * most tasks' errors since a recent time cost one chunk. (One lookup a chunk: MapDB walks a
+   * descending iteration from the root at every step.)
    */
   List<Transition> since(String id, Instant since) {
     List<Transition> found = new ArrayList<>();
-    for (byte[] chunk : range(id).descendingMap().values()) {
+    NavigableMap<byte[], byte[]> range = range(id);
+    for (Map.Entry<byte[], byte[]> e = range.lastEntry(); e != null;
+        e = range.lowerEntry(e.getKey())) {
+      byte[] chunk = e.getValue();
       List<Slot> slots = slots(chunk);
       for (int i = slots.size() - 1; i >= 0; i--) {
         Transition t = slots.get(i).decode(chunk);

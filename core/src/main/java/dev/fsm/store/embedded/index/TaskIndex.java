@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.mapdb.BTreeMap;
@@ -369,43 +370,40 @@ public final class TaskIndex implements AutoCloseable {
 
   /**
    * One page of {@link dev.fsm.store.Store#errors}: the attempt errors {@code query} matches in
-   * the histories of up to {@code limit} tasks (of the query's machine, if any) with ids after
-   * {@code afterId} (from the first when null), to {@code each}.
+   * the histories of tasks of {@code machine} with ids after {@code afterId} (from the first
+   * when null), to {@code each}: up to {@code limit} tasks, or fewer once {@code budgetNanos}
+   * have passed. Tasks are found through their groups, which know their machine, so no task is
+   * read.
    *
    * @return the last id examined, where the next page starts; null when no task is left
    */
-  public String errors(ErrorQuery query, String afterId, int limit, Consumer<ErrorEntry> each) {
-    List<String> ids = query.machine().isPresent()
-        ? groups.ids(new TaskQuery(query.machine(), Optional.empty(), Set.of(),
-            Optional.ofNullable(afterId), limit, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID))
-        : idsAfter(afterId, limit);
+  public String errors(ErrorQuery query, String machine, String afterId, int limit,
+      long budgetNanos, Consumer<ErrorEntry> each) {
+    long start = System.nanoTime();
+    List<String> ids = groups.ids(new TaskQuery(Optional.of(machine), Optional.empty(), Set.of(),
+        Optional.ofNullable(afterId), limit, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID));
+    String last = null;
     for (String id : ids) {
-      String machine = query.machine().orElse(null);
       for (Transition t : history.since(id, query.since())) {
-        if (!query.matches(t)) {
-          continue;
+        if (query.matches(t)) {
+          each.accept(new ErrorEntry(id, machine, t));
         }
-        if (machine == null) {
-          // Read straight from the map, not through the recent tasks a runner relies on.
-          machine = decode(tasks.get(IndexKeys.id(id))).machine();
-        }
-        each.accept(new ErrorEntry(id, machine, t));
+      }
+      last = id;
+      if (System.nanoTime() - start > budgetNanos) {
+        return last;
       }
     }
-    return ids.size() < limit ? null : ids.get(ids.size() - 1);
+    return ids.size() < limit ? null : last;
   }
 
-  private List<String> idsAfter(String afterId, int limit) {
-    List<String> ids = new ArrayList<>(limit);
-    Iterable<byte[]> keys = afterId == null ? tasks.keySet()
-        : tasks.tailMap(IndexKeys.id(afterId), false).keySet();
-    for (byte[] key : keys) {
-      if (ids.size() == limit) {
-        break;
-      }
-      ids.add(IndexKeys.idAt(key, 0));
+  /** The machines that have tasks, in name order. */
+  public List<String> machinesWithTasks() {
+    TreeSet<String> names = new TreeSet<>();
+    for (TaskCount c : groups.counts()) {
+      names.add(c.machine());
     }
-    return ids;
+    return List.copyOf(names);
   }
 
   /** The most due tasks one claim passes over before it gives up looking further. */
