@@ -31,7 +31,9 @@ import picocli.CommandLine.Spec;
           + " errors go with it. Messages are grouped per machine and state with their"
           + " variable parts masked: \"<text>\" and '<text>' for quoted values, <url>, <id>"
           + " (UUIDs, task ids, words of 8 or more characters mixing letters and digits),"
-          + " <path>, <ip>, <hex> and <n> for numbers. Each group shows how many errors and"
+          + " <path>, <ip>, <hex> and <n> for numbers; the retry policy's decision after a"
+          + " message (\"; retry in 10m (2 of 8 errors in 4h)\") is left out, so one cause is"
+          + " one group whether it was retried or gave up. Each group shows how many errors and"
           + " distinct tasks it has, when it was first and last seen, and its newest message"
           + " with its task.",
       "",
