@@ -25,7 +25,7 @@ _fsm() {
     _fsm_ask; return
   fi
   if [[ $cur != -* && -z $verb ]]; then
-    COMPREPLY=($(compgen -W "validate render machines upgrade start run send signal ls show history stats runners purge watch tail shell bench store completion help" -- "$cur")); return
+    COMPREPLY=($(compgen -W "validate render machines upgrade start run send signal ls show history stats errors runners purge watch tail shell bench store completion help" -- "$cur")); return
   fi
   if [[ $cur == -* ]]; then
     case $verb in
@@ -41,6 +41,7 @@ _fsm() {
       show) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       history) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       stats) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      errors) COMPREPLY=($(compgen -W "--machine --state --since --limit -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       runners) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       purge) COMPREPLY=($(compgen -W "--older-than --machine --status --dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       watch) COMPREPLY=($(compgen -W "--machine --state --status --interval -n --count -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
@@ -56,7 +57,7 @@ _fsm() {
 }
 
 _fsm_value_options() {
-  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --lease --machine --until --reason --to --state --status --sort --limit --older-than --interval -n --count --tasks --runners --states --sends --seconds --writers --context-bytes --dir"
+  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --lease --machine --until --reason --to --state --status --sort --limit --since --older-than --interval -n --count --tasks --runners --states --sends --seconds --writers --context-bytes --dir"
 }
 
 complete -o default -F _fsm fsm

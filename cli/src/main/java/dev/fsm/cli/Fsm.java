@@ -12,6 +12,7 @@ import dev.fsm.cli.verb.Validate;
 import dev.fsm.cli.verb.render.Render;
 import dev.fsm.cli.verb.run.Run;
 import dev.fsm.cli.verb.store.Store;
+import dev.fsm.cli.verb.task.Errors;
 import dev.fsm.cli.verb.task.History;
 import dev.fsm.cli.verb.task.Ls;
 import dev.fsm.cli.verb.task.Machines;
@@ -48,7 +49,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
     subcommands = {Validate.class, Render.class, Machines.class, Upgrade.class, Start.class,
         Run.class, Send.class, Signal.class, Ls.class, Show.class, History.class, Stats.class,
-        Runners.class, Purge.class, Watch.class, Tail.class,
+        Errors.class, Runners.class, Purge.class, Watch.class, Tail.class,
         Shell.class, Bench.class, Store.class, Completion.class, Complete.class,
         CommandLine.HelpCommand.class})
 public final class Fsm implements Runnable, CommandTree {

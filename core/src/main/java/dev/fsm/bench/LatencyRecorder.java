@@ -1,56 +1,42 @@
 package dev.fsm.bench;
 
-import java.util.Arrays;
+import org.HdrHistogram.Histogram;
 
 /**
  * Collects latencies in nanoseconds from one thread and summarises them; one recorder per writer
- * thread, merged at the end, so recording never contends.
+ * thread, merged at the end, so recording never contends. An HdrHistogram with 3 significant
+ * digits: constant memory and time per latency however long a benchmark runs, every percentile
+ * within 0.1% of the exact nearest-rank one.
  */
 public final class LatencyRecorder {
 
-  private long[] nanos = new long[1024];
-  private int count;
+  /** Significant decimal digits kept: a percentile is within 0.1% of the true value. */
+  static final int DIGITS = 3;
 
-  /** Adds one latency. */
+  private final Histogram nanos = new Histogram(DIGITS);
+
+  /** Adds one latency; a negative one (a clock step) counts as zero. */
   public void record(long latencyNanos) {
-    if (count == nanos.length) {
-      nanos = Arrays.copyOf(nanos, count * 2);
-    }
-    nanos[count++] = latencyNanos;
+    nanos.recordValue(Math.max(0, latencyNanos));
   }
 
   /** Adds everything {@code other} recorded. */
   public void addAll(LatencyRecorder other) {
-    if (count + other.count > nanos.length) {
-      nanos = Arrays.copyOf(nanos, Math.max(nanos.length * 2, count + other.count));
-    }
-    System.arraycopy(other.nanos, 0, nanos, count, other.count);
-    count += other.count;
+    nanos.add(other.nanos);
   }
 
   /** How many latencies were recorded. */
   public int count() {
-    return count;
+    return (int) Math.min(Integer.MAX_VALUE, nanos.getTotalCount());
   }
 
   /** The p50, p99 and maximum of what was recorded; all zero when nothing was. */
   public Latency summary() {
-    if (count == 0) {
+    if (nanos.getTotalCount() == 0) {
       return new Latency(0, 0, 0, 0);
     }
-    long[] sorted = Arrays.copyOf(nanos, count);
-    Arrays.sort(sorted);
-    return new Latency(count, millis(percentile(sorted, 0.50)), millis(percentile(sorted, 0.99)),
-        millis(sorted[count - 1]));
-  }
-
-  /**
-   * The nearest-rank percentile of sorted values: the smallest value with at least {@code p} of
-   * all values at or below it.
-   */
-  static long percentile(long[] sorted, double p) {
-    int rank = (int) Math.ceil(p * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    return new Latency(count(), millis(nanos.getValueAtPercentile(50)),
+        millis(nanos.getValueAtPercentile(99)), millis(nanos.getMaxValue()));
   }
 
   private static double millis(long nanos) {

@@ -2,6 +2,7 @@ package dev.fsm.control;
 
 import dev.fsm.control.wire.Breakers;
 import dev.fsm.control.wire.Counts;
+import dev.fsm.control.wire.Errors;
 import dev.fsm.control.wire.Get;
 import dev.fsm.control.wire.Hello;
 import dev.fsm.control.wire.History;
@@ -19,6 +20,7 @@ import dev.fsm.control.wire.Stats;
 import dev.fsm.control.wire.Upgrade;
 import dev.fsm.control.wire.VersionCounts;
 import dev.fsm.control.wire.Versions;
+import dev.fsm.engine.ErrorReport;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.MachineBreaker;
@@ -30,6 +32,7 @@ import dev.fsm.operations.RunnerReport;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.operations.UpgradeReport;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
@@ -132,6 +135,11 @@ public final class SocketControl implements Operations {
   @Override
   public List<StateStats> stats(String machine) {
     return call(new Stats(machine));
+  }
+
+  @Override
+  public ErrorReport errors(ErrorQuery query, int limit) {
+    return call(Errors.of(query, limit));
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.fsm.engine;
 
 import dev.fsm.model.Behavior;
 import dev.fsm.model.State;
+import dev.fsm.task.AttemptErrors;
 import dev.fsm.task.Transition;
 import java.util.Set;
 

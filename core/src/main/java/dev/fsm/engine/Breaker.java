@@ -2,6 +2,7 @@ package dev.fsm.engine;
 
 import dev.fsm.model.BreakerPolicy;
 import dev.fsm.store.BreakerNews;
+import dev.fsm.task.AttemptErrors;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;

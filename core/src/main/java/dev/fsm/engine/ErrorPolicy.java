@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A state's retry policy applied to a task's errors: with fewer than {@code max_errors} errors in
@@ -31,7 +32,24 @@ final class ErrorPolicy {
     }
   }
 
+  /**
+   * The explanation {@link #decide} writes, as {@code Step} appends it to an error's message in
+   * the history ({@code "; retry in 10m (2 of 8 errors in 4h)"}, {@code "; failed: 8 of 8 errors
+   * in 4h"}, {@code "; exhausted, to `review`: 3 of 3 errors in 1h"}).
+   */
+  private static final Pattern EXPLAINED = Pattern.compile(
+      "; (?:retry in \\S+ \\(\\d+ of \\d+ errors in \\S+\\)|(?:failed|exhausted, to `[^`]*`):"
+          + " \\d+ of \\d+ errors in \\S+)$");
+
   private ErrorPolicy() {}
+
+  /**
+   * An error's message in a history entry without the policy's decision after it, so the same
+   * cause reads the same whether it was retried or gave up ({@code fsm errors} groups by it).
+   */
+  static String cause(String reason) {
+    return EXPLAINED.matcher(reason).replaceFirst("");
+  }
 
   /** Decides after the errors (the newest one included) at {@code now}. */
   static Decision decide(State state, List<TaskError> errors, Instant now, double random) {

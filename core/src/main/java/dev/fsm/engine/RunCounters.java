@@ -1,5 +1,6 @@
 package dev.fsm.engine;
 
+import dev.fsm.task.AttemptErrors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** What a runner has done so far, for its live line and summary. */

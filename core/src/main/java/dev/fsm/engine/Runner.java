@@ -8,6 +8,7 @@ import dev.fsm.store.BreakerNews;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.Store;
 import dev.fsm.store.StoreUnavailableException;
+import dev.fsm.task.AttemptErrors;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;

@@ -10,6 +10,7 @@ import dev.fsm.model.Outcome;
 import dev.fsm.model.State;
 import dev.fsm.model.Timeout;
 import dev.fsm.task.AfterStep;
+import dev.fsm.task.AttemptErrors;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Lease;
@@ -34,7 +35,7 @@ public final class Step {
   public static final String START = "start";
 
   /** How history entries written by runners name them ({@code runner:PID@HOST/wN}). */
-  public static final String RUNNER = "runner:";
+  public static final String RUNNER = AttemptErrors.RUNNER;
 
   private Step() {}
 
@@ -223,7 +224,7 @@ public final class Step {
 
   /** True for history entries a runner wrote, as opposed to an operator's command or signal. */
   public static boolean byRunner(Transition entry) {
-    return entry.by().startsWith(RUNNER);
+    return AttemptErrors.byRunner(entry);
   }
 
   private static Change applyErrorPolicy(Task task, Machine machine, State state, String message,

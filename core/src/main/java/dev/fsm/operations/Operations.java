@@ -1,6 +1,8 @@
 package dev.fsm.operations;
 
+import dev.fsm.engine.ErrorReport;
 import dev.fsm.engine.StateStats;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
@@ -109,6 +111,13 @@ public interface Operations extends AutoCloseable {
    * by status, durations of successful attempts, error rate and the timeout in force.
    */
   List<StateStats> stats(String machine);
+
+  /**
+   * The attempt errors ({@link dev.fsm.task.AttemptErrors}) the query matches, from the
+   * histories, grouped by machine, state and masked message, at most {@code limit} groups, most
+   * frequent first.
+   */
+  ErrorReport errors(ErrorQuery query, int limit);
 
   /** Every version of a machine, oldest first; empty for an unknown machine. */
   List<MachineVersion> versions(String machine);

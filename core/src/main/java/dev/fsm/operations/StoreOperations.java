@@ -3,6 +3,8 @@ package dev.fsm.operations;
 import dev.fsm.FsmException;
 import dev.fsm.engine.Breaker;
 import dev.fsm.engine.Contexts;
+import dev.fsm.engine.ErrorGroups;
+import dev.fsm.engine.ErrorReport;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;
 import dev.fsm.engine.StateStatistics;
@@ -11,6 +13,7 @@ import dev.fsm.engine.ShownStatuses;
 import dev.fsm.engine.Step;
 import dev.fsm.engine.TaskIds;
 import dev.fsm.model.Machine;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Ownership;
 import dev.fsm.store.PurgeQuery;
@@ -279,6 +282,11 @@ public final class StoreOperations implements Operations {
   @Override
   public List<StateStats> stats(String machine) {
     return StateStatistics.compute(store, machines, machine);
+  }
+
+  @Override
+  public ErrorReport errors(ErrorQuery query, int limit) {
+    return ErrorGroups.compute(store, query, limit);
   }
 
   @Override

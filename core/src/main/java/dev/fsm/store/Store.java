@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -142,6 +143,15 @@ public interface Store extends AutoCloseable {
    * runner whose caps are full waits for, instead of the held-back tasks it cannot start.
    */
   Optional<Instant> nextDue(ClaimLimits limits);
+
+  /**
+   * Gives {@code each} every attempt error ({@link dev.fsm.task.AttemptErrors}) kept in the
+   * histories that {@code query} matches, in no set order: the errors of tasks that moved on,
+   * were redriven or had their recent errors trimmed included, those of purged tasks not. A store
+   * reads the histories' newest part only, and a store that others write to at the same time
+   * does not hold them up for the whole read.
+   */
+  void errors(ErrorQuery query, Consumer<ErrorEntry> each);
 
   /** Task counts per machine, state and status; combinations with no tasks are left out. */
   List<TaskCount> counts();

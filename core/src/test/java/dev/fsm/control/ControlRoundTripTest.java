@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.TaskSelector;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
 import dev.fsm.task.ShownStatus;
@@ -147,6 +148,9 @@ class ControlRoundTripTest {
     assertThat(client.machineNames()).containsExactly("order", "ünïcødé");
     assertThat(client.runners()).isEqualTo(Samples.runners());
     assertThat(client.runners().live()).extracting(r -> r.id()).containsExactly("runner:12@a");
+    ErrorQuery errors = new ErrorQuery(Samples.T, Optional.of("order"), Optional.of("pay"));
+    assertThat(client.errors(errors, 20)).isEqualTo(Samples.errors());
+    assertThat(fake.last().args()).containsExactly(errors, 20);
   }
 
   @Test

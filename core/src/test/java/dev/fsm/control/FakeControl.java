@@ -1,5 +1,6 @@
 package dev.fsm.control;
 
+import dev.fsm.engine.ErrorReport;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.MachineBreaker;
@@ -11,6 +12,7 @@ import dev.fsm.operations.RunnerReport;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.operations.UpgradeReport;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
@@ -142,6 +144,12 @@ final class FakeControl implements Operations {
   public List<StateStats> stats(String machine) {
     enter("stats", machine);
     return Samples.stats();
+  }
+
+  @Override
+  public ErrorReport errors(ErrorQuery query, int limit) {
+    enter("errors", query, limit);
+    return Samples.errors();
   }
 
   @Override

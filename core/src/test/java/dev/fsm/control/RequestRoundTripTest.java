@@ -9,6 +9,7 @@ import dev.fsm.control.wire.Breakers;
 import dev.fsm.control.wire.Codec;
 import dev.fsm.control.wire.Counts;
 import dev.fsm.control.wire.Envelope;
+import dev.fsm.control.wire.Errors;
 import dev.fsm.control.wire.Get;
 import dev.fsm.control.wire.Hello;
 import dev.fsm.control.wire.History;
@@ -99,7 +100,9 @@ class RequestRoundTripTest {
         new Purge("order", List.of(TaskStatus.FAILED, TaskStatus.KILLED), Duration.ofDays(30),
             true),
         new Purge(null, List.of(), Duration.ofSeconds(90, 5), false),
-        new Runners());
+        new Runners(),
+        new Errors(Samples.T, "order", "pay", 20),
+        new Errors(Samples.BEFORE_1970, null, null, 1));
   }
 
   @Test
@@ -134,7 +137,7 @@ class RequestRoundTripTest {
     assertThat(results).contains(Optional.empty(), Samples.history(), Samples.counts(),
         Samples.stats(), Samples.versions(), Samples.report(true), Samples.upgrade(true),
         Samples.upgrade(false), Samples.versionCounts(), Samples.purged(true),
-        Samples.purged(false), Samples.runners());
+        Samples.purged(false), Samples.runners(), Samples.errors());
   }
 
   /** Runs the request on the fake and checks its result survives its codec. */

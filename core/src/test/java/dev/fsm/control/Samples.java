@@ -1,5 +1,7 @@
 package dev.fsm.control;
 
+import dev.fsm.engine.ErrorGroup;
+import dev.fsm.engine.ErrorReport;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.BulkSendReport;
 import dev.fsm.operations.PurgeReport;
@@ -104,5 +106,16 @@ final class Samples {
     return new PurgeReport(List.of(new TaskCount("order", "done", TaskStatus.COMPLETED, 90_000),
         new TaskCount("ünïcødé", "x", TaskStatus.KILLED, 1)), dryRun, 451,
         Duration.ofNanos(4_123_456), Duration.ofSeconds(12, 5));
+  }
+
+  /** Two of five groups, one in unicode, at nanosecond times. */
+  static ErrorReport errors() {
+    Instant at = Instant.parse("2026-11-25T01:00:10.123456789Z");
+    return new ErrorReport(at.minusSeconds(86_400), 1_003, 5, List.of(
+        new ErrorGroup("connection to <ip>:<n> refused after <n> ms", "order", "pay", 1_000, 998,
+            at.minusSeconds(3_600), at, "connection to 10.0.0.7:5432 refused after 3012 ms",
+            "01JD0000000000000000000000"),
+        new ErrorGroup("Zoë \"<text>\" ‽", "ünïcødé", "x", 3, 1, at.minusSeconds(5),
+            at.minusSeconds(5), "Zoë \"a\" ‽", "t1")));
   }
 }

@@ -13,6 +13,7 @@ import dev.fsm.model.RetryPolicy;
 import dev.fsm.model.State;
 import dev.fsm.model.Timeout;
 import dev.fsm.model.UpgradeStrategy;
+import dev.fsm.task.AttemptErrors;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
@@ -130,5 +131,12 @@ class AttemptErrorsTest {
     Change c = Commands.apply(t, Command.ERROR,
         new Commands.Request(null, "giving up", "user:alice"), T0);
     assertThat(AttemptErrors.isError(c.entry())).isFalse();
+  }
+
+  @Test
+  void theErrorEventsAreTheReservedOnes() {
+    assertThat(AttemptErrors.EVENTS).containsExactly(State.ERROR, State.TIMEOUT,
+        State.EXHAUSTED);
+    assertThat(AttemptErrors.RUNNER).isEqualTo(Step.RUNNER);
   }
 }

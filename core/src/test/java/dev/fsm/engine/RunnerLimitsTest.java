@@ -8,6 +8,7 @@ import dev.fsm.model.Action;
 import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.memory.InMemoryStore;
+import dev.fsm.task.AttemptErrors;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;

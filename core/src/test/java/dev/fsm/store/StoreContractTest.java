@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -1653,5 +1654,117 @@ public abstract class StoreContractTest {
     assertThat(stopped.held()).isZero();
     assertThat(stopped.status(T0.plusSeconds(3))).isEqualTo(RunnerRecord.Status.STOPPED);
     assertThat(stopped.status(T0.plusSeconds(600))).isEqualTo(RunnerRecord.Status.STOPPED);
+  }
+
+  private static final String RUNNER = "runner:7@h/w1";
+
+  private static Transition entry(int second, String from, String event, String to, String by,
+      String reason) {
+    return new Transition(T0.plusSeconds(second), from, event, to, 10, 1, by, reason);
+  }
+
+  private static TaskHistory withHistory(String id, String machine, Transition... entries) {
+    return new TaskHistory(task(id, machine, "ship", TaskStatus.RUNNABLE, T0),
+        List.of(entries));
+  }
+
+  private List<ErrorEntry> errors(int sinceSecond, String machine, String state) {
+    List<ErrorEntry> found = new ArrayList<>();
+    store.errors(new ErrorQuery(T0.plusSeconds(sinceSecond), Optional.ofNullable(machine),
+        Optional.ofNullable(state)), found::add);
+    found.sort(Comparator.comparing((ErrorEntry e) -> e.entry().time())
+        .thenComparing(ErrorEntry::taskId));
+    return found;
+  }
+
+  private static String said(ErrorEntry e) {
+    return e.taskId() + "/" + e.machine() + "/" + e.entry().from() + "/" + e.entry().reason();
+  }
+
+  @Test
+  void errorsAreTheAttemptErrorsSinceATimeOfAMachineAndState() {
+    store.restore(List.of(
+        withHistory("t1", "order",
+            entry(-100, "pack", "error", "pack", RUNNER, "too old"),
+            entry(1, "pack", "ok", "ship", RUNNER, ""),
+            entry(10, "ship", "error", "ship", RUNNER, "retried"),
+            entry(20, "ship", "timeout", "caught", RUNNER, "timed out after 30s"),
+            entry(30, "caught", "error", "caught", "user:ann", "an operator's error command"),
+            entry(35, "caught", "sleep", "caught", RUNNER, "the action asked to sleep 1m"),
+            entry(40, "pay", "exhausted", "review", RUNNER, "gave up")),
+        withHistory("t2", "refund",
+            entry(5, "ship", "error", "ship", RUNNER, "card declined"),
+            entry(50, "pay", "error", "pay", RUNNER, "no funds")),
+        withHistory("t3", "order")));
+    reopen();
+
+    assertThat(errors(0, null, null)).extracting(StoreContractTest::said).containsExactly(
+        "t2/refund/ship/card declined", "t1/order/ship/retried",
+        "t1/order/ship/timed out after 30s", "t1/order/pay/gave up", "t2/refund/pay/no funds");
+    assertThat(errors(0, "order", null)).extracting(StoreContractTest::said).containsExactly(
+        "t1/order/ship/retried", "t1/order/ship/timed out after 30s", "t1/order/pay/gave up");
+    assertThat(errors(0, null, "ship")).extracting(StoreContractTest::said).containsExactly(
+        "t2/refund/ship/card declined", "t1/order/ship/retried",
+        "t1/order/ship/timed out after 30s");
+    assertThat(errors(0, "refund", "pay")).extracting(StoreContractTest::said)
+        .containsExactly("t2/refund/pay/no funds");
+    assertThat(errors(20, null, null)).extracting(StoreContractTest::said).containsExactly(
+        "t1/order/ship/timed out after 30s", "t1/order/pay/gave up", "t2/refund/pay/no funds");
+    assertThat(errors(51, null, null)).isEmpty();
+    assertThat(errors(0, "nope", null)).isEmpty();
+    assertThat(errors(-100, null, null).get(0).entry())
+        .isEqualTo(entry(-100, "pack", "error", "pack", RUNNER, "too old"));
+  }
+
+  @Test
+  void anErrorStaysAfterItsTaskIsRedrivenAndGoesWithAPurge() {
+    store.create(List.of(runnable("t1", T0)));
+    Task claimed = store.claim(RUNNER, 1, T0, LEASE).get(0);
+    Task failed = new Task("t1", "order", claimed.version(), "ship", TaskStatus.FAILED, "{}", 1,
+        List.of(new TaskError(T0.plusSeconds(1), "carrier down")), T0, T0, T0, null, null);
+    store.record(RUNNER, new Change(failed,
+        entry(1, "ship", "error", "ship", RUNNER, "carrier down; gave up")));
+    store.update("t1", t -> new Change(new Task("t1", "order", t.version(), "ship",
+        TaskStatus.RUNNABLE, "{}", 0, List.of(), T0, T0, T0, T0.plusSeconds(2), null),
+        entry(2, "ship", "redrive", "ship", "user:ann", "fixed the carrier")));
+    reopen();
+
+    assertThat(store.get("t1").orElseThrow().errors()).isEmpty();
+    assertThat(errors(0, null, null)).extracting(StoreContractTest::said)
+        .containsExactly("t1/order/ship/carrier down; gave up");
+
+    store.update("t1", t -> new Change(new Task("t1", "order", t.version(), "end",
+        TaskStatus.COMPLETED, "{}", 0, List.of(), T0, T0.plusSeconds(3), T0, null, null),
+        entry(3, "ship", "ok", "end", RUNNER, "")));
+    assertThat(total(purgeAll(PurgeQuery.olderThan(Duration.ofDays(1))))).isEqualTo(1);
+    assertThat(errors(0, null, null)).isEmpty();
+  }
+
+  @Test
+  void errorsOfManyTasksAreAllRead() {
+    List<TaskHistory> many = new ArrayList<>();
+    for (int i = 0; i < 1_234; i++) {
+      List<Transition> h = new ArrayList<>();
+      // Forty entries: three chunks of an embedded history, the errors in the first and last.
+      for (int e = 0; e < 40; e++) {
+        boolean error = e == 0 || e == 39;
+        h.add(entry(e, "ship", error ? "error" : "checkpoint", "ship", RUNNER,
+            error ? "e" + e : ""));
+      }
+      many.add(new TaskHistory(task(String.format("m-%05d", i), i % 2 == 0 ? "order" : "refund",
+          "ship", TaskStatus.RUNNABLE, T0), h));
+      // In batches, as an import goes: one change of the embedded store has a size limit.
+      if (many.size() == 200 || i == 1_233) {
+        store.restore(many);
+        many.clear();
+      }
+    }
+    reopen();
+
+    assertThat(errors(0, null, null)).hasSize(2 * 1_234);
+    assertThat(errors(1, null, null)).hasSize(1_234).allMatch(e -> e.entry().reason()
+        .equals("e39"));
+    assertThat(errors(0, "refund", null)).hasSize(1_234)
+        .allMatch(e -> e.machine().equals("refund"));
   }
 }

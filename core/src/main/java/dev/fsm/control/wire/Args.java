@@ -39,10 +39,12 @@ final class Args {
   static final Arg<List<TaskStatus>> STATUSES = new Arg<>("statuses",
       Codec.list(Scalars.STATUS), List.of());
   static final Arg<Duration> OLDER_THAN = new Arg<>("olderThan", Scalars.DURATION, null);
+  static final Arg<Instant> SINCE = new Arg<>("since", Scalars.INSTANT, null);
+  static final Arg<String> STATE = new Arg<>("state", Scalars.STRING, null);
 
   private static final Map<String, Arg<?>> BY_NAME = index(ID, COMMAND, UNTIL, REASON, TO,
       DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, LIMIT, MACHINE, SOURCE,
-      TASKS, STATUSES, OLDER_THAN);
+      TASKS, STATUSES, OLDER_THAN, SINCE, STATE);
 
   private Args() {}
 

@@ -68,6 +68,7 @@ public record Envelope(int version, String op, Arguments arguments) {
       case VersionCounts.OP -> VersionCounts.from(arguments);
       case Purge.OP -> Purge.from(arguments);
       case Runners.OP -> new Runners();
+      case Errors.OP -> Errors.from(arguments);
       default -> null;
     };
   }

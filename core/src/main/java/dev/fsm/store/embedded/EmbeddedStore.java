@@ -3,6 +3,8 @@ package dev.fsm.store.embedded;
 import dev.fsm.FsmException;
 import dev.fsm.files.DiskFailure;
 import dev.fsm.store.ClaimLimits;
+import dev.fsm.store.ErrorEntry;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Ownership;
@@ -50,6 +52,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -329,6 +332,31 @@ public final class EmbeddedStore implements Store {
       page.replaceAll(leases::attach);
       return page;
     });
+  }
+
+  /** Most tasks whose histories one hold of the store's lock reads for {@link #errors}. */
+  private static final int ERROR_PAGE = 500;
+
+  /**
+   * Longest one hold of the store's lock reads histories for {@link #errors}, so a runner's
+   * claims and records beside it wait a few milliseconds at most.
+   */
+  private static final long ERROR_HOLD_NANOS = 5_000_000;
+
+  @Override
+  public void errors(ErrorQuery query, Consumer<ErrorEntry> each) {
+    List<String> machines = query.machine().map(List::of)
+        .orElseGet(() -> gate.locked(index::machinesWithTasks));
+    for (String machine : machines) {
+      String after = null;
+      do {
+        List<ErrorEntry> page = new ArrayList<>();
+        String from = after;
+        after = gate.locked(() -> index.errors(query, machine, from, ERROR_PAGE,
+            ERROR_HOLD_NANOS, page::add));
+        page.forEach(each);
+      } while (after != null);
+    }
   }
 
   @Override

@@ -1,6 +1,8 @@
 package dev.fsm.store.memory;
 
 import dev.fsm.store.ClaimLimits;
+import dev.fsm.store.ErrorEntry;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.PurgeBatch;
@@ -36,6 +38,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -221,6 +224,24 @@ public final class InMemoryStore implements Store {
       }
       return List.copyOf(h);
     }
+  }
+
+  @Override
+  public void errors(ErrorQuery query, Consumer<ErrorEntry> each) {
+    List<ErrorEntry> found = new ArrayList<>();
+    synchronized (lock) {
+      ensureOpen();
+      for (Task t : tasks.values()) {
+        List<Transition> h = histories.get(t.id());
+        // Newest first, until entries older than the query: histories are in time order.
+        for (int i = h.size() - 1; i >= 0 && !h.get(i).time().isBefore(query.since()); i--) {
+          if (query.matches(t.machine(), h.get(i))) {
+            found.add(new ErrorEntry(t.id(), t.machine(), h.get(i)));
+          }
+        }
+      }
+    }
+    found.forEach(each);
   }
 
   @Override

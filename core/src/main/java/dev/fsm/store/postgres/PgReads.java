@@ -1,8 +1,11 @@
 package dev.fsm.store.postgres;
 
+import dev.fsm.store.ErrorEntry;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.task.AttemptErrors;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
@@ -16,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** The reads of tasks: by id, pages of a query, histories, id completion and counts. */
 final class PgReads {
@@ -73,6 +77,59 @@ final class PgReads {
       }
     }
     return out;
+  }
+
+  /** The attempt errors {@code query} matches. */
+  List<ErrorEntry> errors(Connection c, ErrorQuery query) throws SQLException {
+    List<ErrorEntry> found = new ArrayList<>();
+    try (PreparedStatement s = errorStatement(c, tables.transition(), query)) {
+      s.setFetchSize(2_000);
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          found.add(new ErrorEntry(r.getString(1), r.getString(2), new Transition(
+              PgRows.time(r, 3), r.getString(4), r.getString(5), r.getString(6), r.getLong(7),
+              r.getInt(8), r.getString(9), r.getString(10))));
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The statement that reads {@code query}'s errors from {@code table}, its parameters bound,
+   * prefixed by {@code prefix} ({@code EXPLAIN } in a test). The events are written into the
+   * statement, not bound, so the planner sees that it implies the predicate of V4's partial
+   * index.
+   */
+  static PreparedStatement errorStatement(Connection c, String table, ErrorQuery query)
+      throws SQLException {
+    return errorStatement(c, "", table, query);
+  }
+
+  static PreparedStatement errorStatement(Connection c, String prefix, String table,
+      ErrorQuery query) throws SQLException {
+    String events = AttemptErrors.EVENTS.stream().map(e -> "'" + e + "'")
+        .collect(Collectors.joining(", "));
+    PreparedStatement s = c.prepareStatement(prefix + "SELECT task_id, machine, "
+        + PgRows.TRANSITION_COLUMNS + " FROM " + table + " WHERE event IN (" + events + ")"
+        + " AND time >= ? AND actor LIKE ?"
+        + (query.machine().isPresent() ? " AND machine = ?" : "")
+        + (query.state().isPresent() ? " AND from_state = ?" : ""));
+    try {
+      int i = 1;
+      PgRows.setTime(s, i++, query.since());
+      s.setString(i++, AttemptErrors.RUNNER + "%");
+      if (query.machine().isPresent()) {
+        s.setString(i++, query.machine().get());
+      }
+      if (query.state().isPresent()) {
+        s.setString(i, query.state().get());
+      }
+      return s;
+    } catch (SQLException e) {
+      s.close();
+      throw e;
+    }
   }
 
   /** A page of {@code query}; {@code lock} appends FOR UPDATE (a purge's batch). */

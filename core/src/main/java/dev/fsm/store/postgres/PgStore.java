@@ -3,6 +3,8 @@ package dev.fsm.store.postgres;
 import dev.fsm.FsmException;
 import dev.fsm.store.BreakerNews;
 import dev.fsm.store.ClaimLimits;
+import dev.fsm.store.ErrorEntry;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.PurgeBatch;
@@ -27,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -190,6 +193,12 @@ public final class PgStore implements Store {
   @Override
   public Map<String, List<Transition>> histories(List<String> ids) {
     return ops.statements("read histories", c -> reads.histories(c, ids));
+  }
+
+  @Override
+  public void errors(ErrorQuery query, Consumer<ErrorEntry> each) {
+    // Read whole before any is given out: a broken connection runs the read again.
+    ops.statements("read errors", c -> reads.errors(c, query)).forEach(each);
   }
 
   @Override

@@ -4,15 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.ErrorEntry;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.StoreLocation;
 import dev.fsm.store.StorePurpose;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
+import dev.fsm.task.Transition;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The schema: created by the creating verbs only, migrated in place, newer ones refused. */
@@ -42,13 +48,13 @@ class PgSchemaTest {
       assertThat(store.claim("r", 1, PgStoreTest.T0, java.time.Duration.ofSeconds(5)))
           .extracting(Task::id).containsExactly("old");
     }
-    assertThat(versions(schema)).containsExactly(1, 2, 3);
+    assertThat(versions(schema)).containsExactly(1, 2, 3, 4);
     try (Connection c = server.connect(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT count(*) FROM \"" + schema + "\".runner")) {
       assertThat(r.next()).isTrue();
     }
     PgStore.open(url, true).close();
-    assertThat(versions(schema)).as("nothing applied twice").containsExactly(1, 2, 3);
+    assertThat(versions(schema)).as("nothing applied twice").containsExactly(1, 2, 3, 4);
   }
 
   @Test
@@ -105,7 +111,7 @@ class PgSchemaTest {
       t.join(30_000);
     }
     assertThat(failures).isEmpty();
-    assertThat(versions(url.schema())).containsExactly(1, 2, 3);
+    assertThat(versions(url.schema())).containsExactly(1, 2, 3, 4);
   }
 
   @Test
@@ -133,7 +139,47 @@ class PgSchemaTest {
       store.runnerSeen(r);
       assertThat(store.runners(PgStoreTest.T0)).containsExactly(r);
     }
-    assertThat(versions(schema)).containsExactly(1, 2, 3);
+    assertThat(versions(schema)).containsExactly(1, 2, 3, 4);
+  }
+
+  @Test
+  void aVersionThreeStoreReadsErrorsAndItsMigrationAddsTheIndexTheirQueryUses()
+      throws Exception {
+    String schema = server.freshSchema();
+    PgUrl url = PgUrl.parse(server.url(schema));
+    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA \"" + schema + "\"");
+      s.execute("CREATE TABLE \"" + schema + "\".fsm_schema (version int PRIMARY KEY,"
+          + " applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+      for (int v = 1; v <= 3; v++) {
+        PgSchema.apply(c, schema, v);
+      }
+    }
+    Transition error = new Transition(PgStoreTest.T0, "ship", "error", "ship", 5, 1,
+        "runner:1@h/w1", "carrier down");
+    ErrorQuery query = new ErrorQuery(PgStoreTest.T0, Optional.of("order"), Optional.of("ship"));
+    try (PgStore v3 = PgStore.open(url, false)) {
+      v3.restore(List.of(new TaskHistory(PgStoreTest.runnable("t1", PgStoreTest.T0),
+          List.of(error))));
+      List<ErrorEntry> found = new ArrayList<>();
+      v3.errors(query, found::add);
+      assertThat(found).containsExactly(new ErrorEntry("t1", "order", error));
+    }
+    PgStore.open(url, true).close();
+    assertThat(versions(schema)).containsExactly(1, 2, 3, 4);
+    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      // Told to avoid a sequential scan, the planner can take the partial index only if the
+      // query's predicate implies the index's.
+      s.execute("SET enable_seqscan = off");
+      StringBuilder plan = new StringBuilder();
+      try (PreparedStatement explain = PgReads.errorStatement(c, "EXPLAIN ",
+          PgTables.of(schema).transition(), query); ResultSet r = explain.executeQuery()) {
+        while (r.next()) {
+          plan.append(r.getString(1)).append('\n');
+        }
+      }
+      assertThat(plan.toString()).contains("transition_errors");
+    }
   }
 
   private List<Integer> versions(String schema) {

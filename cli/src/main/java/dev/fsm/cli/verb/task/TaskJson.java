@@ -1,6 +1,8 @@
 package dev.fsm.cli.verb.task;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.fsm.engine.ErrorGroup;
+import dev.fsm.engine.ErrorReport;
 import dev.fsm.engine.StateStats;
 import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.BulkSendReport;
@@ -126,6 +128,32 @@ final class TaskJson {
     g.writeArrayFieldStart("runners");
     for (RunnerRecord r : report.runners()) {
       RunnerText.json(g, report, r);
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /** {@code fsm errors}: the period, the totals and the groups shown (docs/errors.md). */
+  static void errors(JsonGenerator g, ErrorReport report) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("since", time(report.since()));
+    g.writeNumberField("errors", report.errors());
+    g.writeNumberField("group_count", report.groupCount());
+    g.writeArrayFieldStart("groups");
+    for (ErrorGroup e : report.groups()) {
+      g.writeStartObject();
+      g.writeStringField("pattern", e.pattern());
+      g.writeStringField("machine", e.machine());
+      g.writeStringField("state", e.state());
+      g.writeNumberField("count", e.count());
+      g.writeNumberField("tasks", e.tasks());
+      g.writeStringField("first_seen", time(e.firstSeen()));
+      g.writeStringField("last_seen", time(e.lastSeen()));
+      g.writeObjectFieldStart("example");
+      g.writeStringField("task_id", e.exampleTask());
+      g.writeStringField("message", e.example());
+      g.writeEndObject();
+      g.writeEndObject();
     }
     g.writeEndArray();
     g.writeEndObject();

@@ -2,6 +2,7 @@ package dev.fsm.store.embedded.index;
 
 import dev.fsm.store.embedded.event.TransitionCodec;
 import dev.fsm.task.Transition;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,6 +44,30 @@ final class TaskHistories {
     for (byte[] chunk : range(id).values()) {
       for (Slot s : slots(chunk)) {
         found.add(s.decode(chunk));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * A task's entries recorded at or after {@code since}, newest first. Entries are in time
+   * order, so it reads chunks from the newest back only until one starts before {@code since}:
+   * most tasks' errors since a recent time cost one chunk. (One lookup a chunk: MapDB walks a
+   * descending iteration from the root at every step.)
+   */
+  List<Transition> since(String id, Instant since) {
+    List<Transition> found = new ArrayList<>();
+    NavigableMap<byte[], byte[]> range = range(id);
+    for (Map.Entry<byte[], byte[]> e = range.lastEntry(); e != null;
+        e = range.lowerEntry(e.getKey())) {
+      byte[] chunk = e.getValue();
+      List<Slot> slots = slots(chunk);
+      for (int i = slots.size() - 1; i >= 0; i--) {
+        Transition t = slots.get(i).decode(chunk);
+        if (t.time().isBefore(since)) {
+          return found;
+        }
+        found.add(t);
       }
     }
     return found;

@@ -1,6 +1,8 @@
 package dev.fsm.store.embedded.index;
 
 import dev.fsm.store.ClaimLimits;
+import dev.fsm.store.ErrorEntry;
+import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskPages;
@@ -19,8 +21,10 @@ import java.util.List;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.mapdb.BTreeMap;
@@ -362,6 +366,44 @@ public final class TaskIndex implements AutoCloseable {
     Task t = decode(bytes);
     recent.stored(t);
     return t;
+  }
+
+  /**
+   * One page of {@link dev.fsm.store.Store#errors}: the attempt errors {@code query} matches in
+   * the histories of tasks of {@code machine} with ids after {@code afterId} (from the first
+   * when null), to {@code each}: up to {@code limit} tasks, or fewer once {@code budgetNanos}
+   * have passed. Tasks are found through their groups, which know their machine, so no task is
+   * read.
+   *
+   * @return the last id examined, where the next page starts; null when no task is left
+   */
+  public String errors(ErrorQuery query, String machine, String afterId, int limit,
+      long budgetNanos, Consumer<ErrorEntry> each) {
+    long start = System.nanoTime();
+    List<String> ids = groups.ids(new TaskQuery(Optional.of(machine), Optional.empty(), Set.of(),
+        Optional.ofNullable(afterId), limit, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID));
+    String last = null;
+    for (String id : ids) {
+      for (Transition t : history.since(id, query.since())) {
+        if (query.matches(t)) {
+          each.accept(new ErrorEntry(id, machine, t));
+        }
+      }
+      last = id;
+      if (System.nanoTime() - start > budgetNanos) {
+        return last;
+      }
+    }
+    return ids.size() < limit ? null : last;
+  }
+
+  /** The machines that have tasks, in name order. */
+  public List<String> machinesWithTasks() {
+    TreeSet<String> names = new TreeSet<>();
+    for (TaskCount c : groups.counts()) {
+      names.add(c.machine());
+    }
+    return List.copyOf(names);
   }
 
   /** The most due tasks one claim passes over before it gives up looking further. */
