@@ -69,6 +69,8 @@ class MannersIT {
         + " of `store`; did you mean `check`?\n");
     assertThat(FsmJar.run(dir, "xyzzy").err()).isEqualTo("fsm: unknown verb `xyzzy`\n"
         + "Try `fsm --help` for the verbs.\n");
+    assertThat(FsmJar.run(dir, "help", "hsitory").err()).isEqualTo("fsm: unknown verb"
+        + " `hsitory`; did you mean `history`?\nTry `fsm --help` for the verbs.\n");
     FsmJar.Result shell = shell("sned t1 pause\nls --bogus\n");
     assertThat(shell.exit()).isEqualTo(2);
     assertThat(shell.err()).isEqualTo("fsm: unknown verb `sned`; did you mean `send`?\n"

@@ -21,6 +21,11 @@ final class UnknownVerb {
   /** The unknown verb {@code e} is about, or empty when it is about something else. */
   static Optional<String> of(ParameterException e) {
     CommandLine cmd = e.getCommandLine();
+    // picocli's `help VERB` names an unknown verb this way, on the command that has the verbs.
+    if (e.getMessage() != null && e.getMessage().startsWith("Unknown subcommand '")
+        && e.getValue() != null && !e.getValue().isEmpty()) {
+      return Optional.of(e.getValue());
+    }
     if (!(e instanceof UnmatchedArgumentException unmatched) || cmd.getSubcommands().isEmpty()
         || unmatched.getUnmatched().isEmpty()) {
       return Optional.empty();
