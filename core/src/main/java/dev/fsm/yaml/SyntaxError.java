@@ -50,7 +50,7 @@ record SyntaxError(Position at, String message, String hint) {
     }
     if (context.startsWith("while parsing a block") && problem.startsWith("expected <block end>")
         && problemMark != null) {
-      return badIndent(problemMark, lines);
+      return badIndent(problem, problemMark, lines);
     }
     return null;
   }
@@ -118,22 +118,52 @@ record SyntaxError(Position at, String message, String hint) {
 
   private static SyntaxError missingColon(int lineNo, List<String> lines) {
     String text = withoutComment(line(lines, lineNo)).strip();
-    return new SyntaxError(new Position(lineNo + 1, indent(line(lines, lineNo)) + text.length()
-        + 1), "`" + text + "` is not followed by `:`", "write `" + text + ":` for a key");
+    int space = text.indexOf(' ');
+    // `machine order` most likely means `machine: order`; `states` alone, `states:`.
+    String meant = space < 0 ? text + ":" : text.substring(0, space) + ":"
+        + text.substring(space);
+    int column = indent(line(lines, lineNo)) + (space < 0 ? text.length() : space) + 1;
+    return new SyntaxError(new Position(lineNo + 1, column), "`" + text + "` is not followed"
+        + " by `:`", "write `" + meant + "` for a key" + (space < 0 ? "" : " and its value"));
   }
 
-  private static SyntaxError badIndent(Mark mark, List<String> lines) {
+  private static SyntaxError badIndent(String problem, Mark mark, List<String> lines) {
     String line = line(lines, mark.getLine());
+    if (problem.endsWith("'}'") || problem.endsWith("']'")) {
+      char closing = problem.charAt(problem.length() - 2);
+      return new SyntaxError(at(mark), "a `" + closing + "` that closes nothing", "remove it, or"
+          + " add the `" + (closing == '}' ? '{' : '[') + "` it belongs to");
+    }
     Matcher key = KEY_LINE.matcher(line);
     boolean isKey = key.find();
     if (!isKey && !line.strip().startsWith("-")) {
       return missingColon(mark.getLine(), lines);
     }
     String what = isKey ? "`" + key.group(2) + ":`" : "this line";
+    int sibling = previousAtIndent(lines, mark.getLine(), indent(line));
+    if (sibling >= 0 && line(lines, sibling).strip().startsWith("-") != !isKey) {
+      return new SyntaxError(new Position(mark.getLine() + 1, indent(line) + 1), what
+          + (isKey ? " follows list items (`- ...`)" : " follows keys") + " at the same indent;"
+          + " a block is a list or a mapping, not both", isKey ? "make the items keys (`name:"
+          + " ...`) or this line an item" : "make this line a key, or indent the list under"
+          + " a key");
+    }
     return new SyntaxError(new Position(mark.getLine() + 1, indent(line) + 1), what
         + " is indented to column " + (indent(line) + 1) + ", which lines up with no key"
         + " above it", "indent it exactly as far as the other keys of its mapping");
   }
+
+  /** The nearest line above {@code lineNo} with content at exactly {@code indent}, or -1. */
+  private static int previousAtIndent(List<String> lines, int lineNo, int indent) {
+    for (int i = lineNo - 1; i >= 0; i--) {
+      String text = withoutComment(line(lines, i));
+      if (!text.isBlank() && indent(text) <= indent) {
+        return indent(text) == indent ? i : -1;
+      }
+    }
+    return -1;
+  }
+
 
   private static Position at(Mark mark) {
     return new Position(mark.getLine() + 1, mark.getColumn() + 1);

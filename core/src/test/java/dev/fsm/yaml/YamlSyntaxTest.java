@@ -153,4 +153,36 @@ class YamlSyntaxTest {
         """)).containsExactly("machines/order.yaml:5:5: error: duplicate key `run` in state"
             + " `pay` (first defined at line 4)");
   }
+
+  @Test
+  void aKeyAndValueWithoutTheColonBetween() {
+    assertThat(errors("""
+        machine order
+        states:
+          done: {final: completed}
+        """)).containsExactly("machines/order.yaml:1:8: error: `machine order` is not followed"
+            + " by `:` (write `machine: order` for a key and its value)");
+  }
+
+  @Test
+  void aKeyAmongListItems() {
+    assertThat(errors("""
+        machine: order
+        states:
+          - pay
+          done: {final: completed}
+        """)).containsExactly("machines/order.yaml:4:3: error: `done:` follows list items"
+            + " (`- ...`) at the same indent; a block is a list or a mapping, not both (make the"
+            + " items keys (`name: ...`) or this line an item)");
+  }
+
+  @Test
+  void aBraceThatClosesNothing() {
+    assertThat(errors("""
+        machine: order
+        states:
+          done: {final: completed}}
+        """)).containsExactly("machines/order.yaml:3:27: error: a `}` that closes nothing"
+            + " (remove it, or add the `{` it belongs to)");
+  }
 }
