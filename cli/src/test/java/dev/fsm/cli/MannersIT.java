@@ -85,7 +85,9 @@ class MannersIT {
     assertThat(r.exit()).isZero();
     assertThat(r.out()).startsWith("Type a verb and its options without `fsm` in front")
         .contains("Verbs:\n  init ").contains("\n  ls ").contains("exit, quit")
-        .contains("Usage: fsm ls").contains("Examples:");
+        .contains("Usage: fsm ls").contains("Examples:")
+        .contains("Options every verb takes").contains("--store=PATH|URL")
+        .contains("work with\nevery verb: see `help`.").doesNotContain("fsm --help");
     assertThat(r.out().substring(0, r.out().indexOf("Usage:"))).doesNotContain("fsm ls")
         .doesNotContain("\n  shell ");
   }

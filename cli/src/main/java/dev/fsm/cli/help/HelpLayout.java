@@ -63,6 +63,25 @@ public final class HelpLayout {
   }
 
   /**
+   * Makes every verb's line about the global options point at {@code where} rather than at
+   * {@code fsm --help}: in the shell, its own {@code help}.
+   */
+  public static void pointGlobalOptionsAt(CommandLine root, String where) {
+    String line = String.format("%n%s%n", wrap(globalSentence(root.getCommandSpec())
+        .replace("`fsm --help`", where), root.getCommandSpec().usageMessage().width()));
+    for (CommandLine verb : root.getSubcommands().values()) {
+      pointAt(verb, line);
+    }
+  }
+
+  private static void pointAt(CommandLine cmd, String line) {
+    cmd.getCommandSpec().usageMessage().sectionMap().put(GLOBAL_LINE, help -> line);
+    for (CommandLine sub : cmd.getSubcommands().values()) {
+      pointAt(sub, line);
+    }
+  }
+
+  /**
    * The options a command's help and man page describe: all of the root's; a verb's own, since
    * the global ones and {@code -h}/{@code -V} are described once, by the root.
    */

@@ -16,18 +16,22 @@ final class ShellHelp {
     Help help = new Help(root.getCommandSpec(), root.getColorScheme());
     Map<String, Help> verbs = new LinkedHashMap<>(help.subcommands());
     verbs.remove("shell");
-    out.println("Type a verb and its options without `fsm` in front, e.g. `ls --status fault`,"
-        + " `show ID`, `send ID pause`.");
+    out.println("Type a verb and its options without `fsm` in front, e.g. `ls --status fault`,");
+    out.println("`show ID`, `send ID pause`.");
     out.println();
     out.println("Verbs:");
     out.print(help.commandList(verbs));
+    out.println();
+    out.println("Options every verb takes (those given to `fsm shell` hold for every line):");
+    out.print(help.optionListExcludingGroups(root.getCommandSpec().options().stream()
+        .filter(o -> !o.hidden() && !o.usageHelp() && !o.versionHelp()).toList()));
     out.println();
     out.println("Shell commands:");
     out.println("  help [VERB]  This help, or a verb's options and examples: `help ls`.");
     out.println("  exit, quit   Leave the shell; Ctrl-D does too.");
     out.println();
-    out.println("TAB completes verbs, options, machines, task ids, states, events and commands;"
-        + " Up and Down recall earlier lines;");
-    out.println("Ctrl-C stops `watch` and `tail`, or clears the line.");
+    out.println("TAB completes verbs, options, machines, task ids, states, events and commands;");
+    out.println("Up and Down recall earlier lines; Ctrl-C stops `watch` and `tail`, or clears the");
+    out.println("line.");
   }
 }

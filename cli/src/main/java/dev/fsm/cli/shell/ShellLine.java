@@ -4,6 +4,7 @@ import dev.fsm.cli.common.CommandTree;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.LiveView;
 import dev.fsm.cli.common.StopSignal;
+import dev.fsm.cli.help.HelpLayout;
 import dev.fsm.yaml.ShellWords;
 import java.io.PrintWriter;
 import java.util.List;
@@ -48,6 +49,7 @@ final class ShellLine {
       return ExitCodes.OK;
     }
     cmd.setParameterExceptionHandler(new ExitCodes.OnBadArguments(true));
+    HelpLayout.pointGlobalOptionsAt(cmd, "`help`");
     for (CommandLine verb : cmd.getSubcommands().values()) {
       if (verb.getCommand() instanceof LiveView view) {
         view.stopOn(stop);
