@@ -25,19 +25,20 @@ _fsm() {
     _fsm_ask; return
   fi
   if [[ $cur != -* && -z $verb ]]; then
-    COMPREPLY=($(compgen -W "validate render machines upgrade start run send signal ls show history stats errors runners purge watch tail shell bench store completion help" -- "$cur")); return
+    COMPREPLY=($(compgen -W "init validate render machines upgrade start run send signal ls show history stats errors runners purge watch tail shell bench store completion version help" -- "$cur")); return
   fi
   if [[ $cur == -* ]]; then
     case $verb in
+      init) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       validate) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       render) COMPREPLY=($(compgen -W "-o --output-file --format --direction --task --counts --engine -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       machines) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       upgrade) COMPREPLY=($(compgen -W "--dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
-      start) COMPREPLY=($(compgen -W "--id --context --at --from -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      start) COMPREPLY=($(compgen -W "--id --context --at --from --print-ids -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       run) COMPREPLY=($(compgen -W "--workers --until-idle --once --plugins --grace --lease --machine -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       send) COMPREPLY=($(compgen -W "--until --reason --to --after-step --machine --state --status --dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       signal) COMPREPLY=($(compgen -W "--context -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
-      ls) COMPREPLY=($(compgen -W "--machine --state --status --sort --reverse --limit -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      ls) COMPREPLY=($(compgen -W "--machine --state --status --sort --reverse --limit -q --quiet -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       show) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       history) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       stats) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
@@ -49,6 +50,7 @@ _fsm() {
       shell) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       bench) COMPREPLY=($(compgen -W "--tasks --workers --runners --lease --states --sends --store-only --seconds --writers --context-bytes --dir -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       completion) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      version) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       help) COMPREPLY=($(compgen -W "-h --help --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       "") COMPREPLY=($(compgen -W "--store --machines --output --no-color -v --verbose -h --help -V --version" -- "$cur")); return ;;
     esac

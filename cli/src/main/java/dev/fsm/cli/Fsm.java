@@ -6,9 +6,12 @@ import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.complete.Complete;
 import dev.fsm.cli.complete.Completion;
+import dev.fsm.cli.help.HelpLayout;
 import dev.fsm.cli.shell.Shell;
 import dev.fsm.cli.verb.Bench;
 import dev.fsm.cli.verb.Validate;
+import dev.fsm.cli.verb.Version;
+import dev.fsm.cli.verb.init.Init;
 import dev.fsm.cli.verb.render.Render;
 import dev.fsm.cli.verb.run.Run;
 import dev.fsm.cli.verb.store.Store;
@@ -46,11 +49,17 @@ import picocli.CommandLine.Spec;
     header = "Durable finite-state machines from the command line.",
     description = "Describe a process as a YAML machine of states and events; fsm validates it"
         + " and runs task instances through it, durably.",
-    footer = {"", "Exit status: 0 success, 1 refused or failed, 2 usage error."},
-    subcommands = {Validate.class, Render.class, Machines.class, Upgrade.class, Start.class,
-        Run.class, Send.class, Signal.class, Ls.class, Show.class, History.class, Stats.class,
-        Errors.class, Runners.class, Purge.class, Watch.class, Tail.class,
-        Shell.class, Bench.class, Store.class, Completion.class, Complete.class,
+    footer = {
+      "fsm init && fsm validate",
+      "fsm start hello --context '{\"name\": \"Ada\"}'",
+      "fsm run --until-idle",
+      "fsm ls --status fault",
+      "fsm help ls"
+    },
+    subcommands = {Init.class, Validate.class, Render.class, Machines.class, Upgrade.class,
+        Start.class, Run.class, Send.class, Signal.class, Ls.class, Show.class, History.class,
+        Stats.class, Errors.class, Runners.class, Purge.class, Watch.class, Tail.class,
+        Shell.class, Bench.class, Store.class, Completion.class, Complete.class, Version.class,
         CommandLine.HelpCommand.class})
 public final class Fsm implements Runnable, CommandTree {
 
@@ -107,6 +116,7 @@ public final class Fsm implements Runnable, CommandTree {
     cmd.setParameterExceptionHandler(new ExitCodes.OnBadArguments());
     cmd.setColorScheme(CommandLine.Help.defaultColorScheme(
         global.colorAllowed() ? CommandLine.Help.Ansi.AUTO : CommandLine.Help.Ansi.OFF));
+    HelpLayout.install(cmd);
     return cmd;
   }
 

@@ -141,6 +141,20 @@ class LauncherIT {
     assertThat(r.err()).contains("none.jar not found").contains("mvn -q -B package");
   }
 
+  @Test
+  void versionSaysWhichJavaTheLauncherChoseAndWhy() throws Exception {
+    String java = JarCommand.java();
+    FsmJar.Result chosen = launcher(Map.of("FSM_JAVA", java, "FSM_NO_CACHE", "1"), "version");
+    assertThat(chosen.exit()).isZero();
+    assertThat(chosen.outLines().get(1)).startsWith("Java " + System.getProperty("java.version"));
+    assertThat(chosen.outLines().get(2)).isEqualTo("  chosen by bin/fsm: FSM_JAVA is set");
+    FsmJar.Result own = launcher(Map.of("FSM_NO_CACHE", "1"), "version", "--output", "json");
+    assertThat(own.exit()).isZero();
+    assertThat(own.out()).containsPattern("\"chosen\" : \"(newest JDK 25\\+ found(, in"
+        + " JAVA_HOME| in /usr/lib/jvm)|JAVA_HOME is set \\(no JDK 25\\+ found\\)|the java on"
+        + " PATH .*)\"");
+  }
+
   private Path awaitCacheFile(java.util.function.Predicate<Path> wanted) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (System.nanoTime() < deadline) {

@@ -77,8 +77,11 @@ public final class YamlFile {
     } catch (MarkedYAMLException e) {
       Position at = at(e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark());
       String problem = e.getProblem() == null ? "" : e.getProblem();
+      SyntaxError syntax = problem.startsWith(GLOBAL_TAG) ? null : SyntaxError.of(e, text);
       if (problem.startsWith(GLOBAL_TAG)) {
         problems.error(at, tagMessage(problem.substring(GLOBAL_TAG.length()).strip()), TAG_HINT);
+      } else if (syntax != null) {
+        problems.error(syntax.at(), syntax.message(), syntax.hint());
       } else {
         problems.error(at, yamlMessage(e));
       }

@@ -269,7 +269,8 @@ class HostileInputTest {
   @Test
   void tabsForIndentation() throws IOException {
     assertThat(onlyError(check("machine: a\nstates:\n\ts: {final: completed}\n")).format())
-        .contains("hostile.yaml:3:1: error: invalid YAML:").contains("TAB");
+        .endsWith("hostile.yaml:3:1: error: a tab in the indentation; YAML indents with spaces"
+            + " only (replace the tab with spaces)");
   }
 
   @Test

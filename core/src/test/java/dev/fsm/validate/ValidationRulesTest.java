@@ -217,14 +217,16 @@ class ValidationRulesTest {
             s: {final: completed
             t: x
           """)).containsExactly(
-          "m.yaml:4:4: error: invalid YAML: while parsing a flow mapping: expected ',' or '}',"
-              + " but got :");
+          "m.yaml:3:6: error: the `{` opened here is never closed (close it with `}` on the"
+              + " same line, or write its items as indented lines)");
     }
 
     @Test
     void badIndentation() {
       assertThat(lines("machine: a\nstates:\n  s: {final: completed}\n t: {final: failed}\n"))
-          .singleElement().asString().startsWith("m.yaml:4:2: error: invalid YAML:");
+          .singleElement().asString().isEqualTo("m.yaml:4:2: error: `t:` is indented to column"
+              + " 2, which lines up with no key above it (indent it exactly as far as the other"
+              + " keys of its mapping)");
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.fsm.files.DiskFailure;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -94,15 +95,52 @@ public final class ExitCodes {
     return message != null && message.startsWith("Error: ") ? message.substring(7) : message;
   }
 
-  /** Prints a usage error in one line with a pointer to help, instead of the whole usage. */
+  /**
+   * Prints a usage error in one line with a pointer to help, instead of the whole usage; an
+   * unknown verb with the verb most likely meant. In the shell the pointers name the shell's
+   * {@code help}, since there is no {@code fsm} to type there.
+   */
   public static final class OnBadArguments implements IParameterExceptionHandler {
+
+    private final boolean inShell;
+
+    /** For the command line. */
+    public OnBadArguments() {
+      this(false);
+    }
+
+    /** For the command line, or for lines typed in {@code fsm shell} when {@code inShell}. */
+    public OnBadArguments(boolean inShell) {
+      this.inShell = inShell;
+    }
+
     @Override
     public int handleParseException(ParameterException e, String[] args) {
       CommandLine cmd = e.getCommandLine();
       PrintWriter err = cmd.getErr();
+      String verbPath = cmd.getCommandSpec().qualifiedName().replaceFirst("^\\S+\\s*", "");
+      Optional<String> verb = UnknownVerb.of(e);
+      if (verb.isPresent()) {
+        List<String> shellWords = inShell && cmd.getParent() == null
+            ? List.of("exit", "quit") : List.of();
+        Optional<String> meant = UnknownVerb.meant(verb.get(),
+            UnknownVerb.verbs(cmd, shellWords));
+        err.println("fsm: unknown verb `" + verb.get() + "`"
+            + (verbPath.isEmpty() ? "" : " of `" + verbPath + "`")
+            + meant.map(m -> "; did you mean `" + m + "`?").orElse(""));
+        err.println(inShell ? "Type `help" + (verbPath.isEmpty() ? "" : " " + verbPath)
+            + "` for the verbs." : "Try `" + cmd.getCommandSpec().qualifiedName()
+            + " --help` for the verbs.");
+        return USAGE;
+      }
       err.println("fsm: " + withoutErrorWord(e.getMessage()));
       CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
-      err.println("Try `" + cmd.getCommandSpec().qualifiedName() + " --help` for usage.");
+      if (!inShell) {
+        err.println("Try `" + cmd.getCommandSpec().qualifiedName() + " --help` for usage.");
+      } else {
+        err.println(verbPath.isEmpty() ? "Type `help` for the verbs."
+            : "Type `help " + verbPath + "` for usage.");
+      }
       return USAGE;
     }
   }

@@ -18,7 +18,11 @@ import picocli.CommandLine.Spec;
         "",
         "bash: source <(fsm completion bash)   (or save it as"
             + " ~/.local/share/bash-completion/completions/fsm)",
-        "zsh:  source <(fsm completion zsh)   (in ~/.zshrc, after compinit)"})
+        "zsh:  source <(fsm completion zsh)   (in ~/.zshrc, after compinit)"},
+    footer = {
+      "source <(fsm completion bash)",
+      "fsm completion zsh > ~/.zfunc/_fsm"
+    })
 public final class Completion implements Callable<Integer> {
 
   /** The shells with a script. */

@@ -1,5 +1,7 @@
 package dev.fsm.cli.docs;
 
+import dev.fsm.cli.help.Environment;
+import dev.fsm.cli.help.HelpLayout;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
@@ -29,8 +31,8 @@ final class ManPage {
     s.append(".SH NAME\n").append(escape(name)).append(" \\- ")
         .append(escape(String.join(" ", spec.usageMessage().header()))).append('\n');
     s.append(".SH SYNOPSIS\n.nf\n");
-    String synopsis = new CommandLine.Help(spec, CommandLine.Help.defaultColorScheme(
-        CommandLine.Help.Ansi.OFF)).synopsis(0);
+    String synopsis = spec.usageMessage().helpFactory().create(spec,
+        CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF)).synopsis(0);
     synopsis.lines().forEach(l -> s.append(escape(l.strip())).append('\n'));
     s.append(".fi\n");
     String[] description = spec.usageMessage().description();
@@ -46,25 +48,33 @@ final class ManPage {
         item(s, "\\fI" + escape(p.paramLabel()) + "\\fR", p);
       }
     }
-    if (!spec.options().isEmpty()) {
+    List<OptionSpec> options = HelpLayout.shownOptions(spec);
+    if (!options.isEmpty() || spec.parent() != null) {
       s.append(".SH OPTIONS\n");
-      for (OptionSpec o : spec.options()) {
-        if (o.hidden()) {
-          continue;
-        }
+      for (OptionSpec o : options) {
         String names = String.join(", ", List.of(o.names()).stream()
             .map(n -> "\\fB" + escape(n) + "\\fR").toList());
         item(s, names + (o.arity().max() > 0 ? "=\\fI" + escape(o.paramLabel()) + "\\fR" : ""),
             o);
       }
-    }
-    if (spec.usageMessage().footer().length > 0) {
-      s.append(".SH EXIT STATUS\n");
-      for (String line : spec.usageMessage().footer()) {
-        if (!line.isEmpty()) {
-          s.append(escape(line.replaceFirst("^Exit status: ", ""))).append('\n');
-        }
+      if (spec.parent() != null) {
+        s.append(".PP\n").append(escape(HelpLayout.globalSentence(spec.root())
+            .replace("`fsm --help`", "fsm(1)"))).append('\n');
       }
+    }
+    List<String> examples = HelpLayout.examples(spec);
+    if (!examples.isEmpty()) {
+      s.append(".SH EXAMPLES\n.nf\n.RS 4\n");
+      examples.forEach(l -> s.append(escape(l)).append('\n'));
+      s.append(".RE\n.fi\n");
+    }
+    if (spec.parent() == null) {
+      s.append(".SH ENVIRONMENT\n");
+      for (Environment.Variable v : Environment.VARIABLES) {
+        s.append(".TP\n\\fB").append(escape(v.name())).append("\\fR\n")
+            .append(escape(v.meaning())).append('\n');
+      }
+      s.append(".SH EXIT STATUS\n").append(escape(HelpLayout.EXIT_STATUS)).append('\n');
     }
     if (!seeAlso.isEmpty()) {
       s.append(".SH SEE ALSO\n").append(String.join(",\n", seeAlso.stream()

@@ -33,7 +33,11 @@ import picocli.CommandLine.Spec;
         "",
         "With stdin not a terminal it reads one command a line, prints no prompt and no"
             + " colours, and exits with the status of the last command that failed (0 if"
-            + " none)."})
+            + " none)."},
+    footer = {
+      "fsm shell",
+      "fsm shell < commands.txt"
+    })
 public final class Shell implements Callable<Integer> {
 
   @Spec CommandSpec spec;

@@ -4,6 +4,7 @@ import dev.fsm.cli.common.CommandTree;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.LiveView;
 import dev.fsm.cli.common.StopSignal;
+import dev.fsm.cli.help.HelpLayout;
 import dev.fsm.yaml.ShellWords;
 import java.io.PrintWriter;
 import java.util.List;
@@ -36,19 +37,19 @@ final class ShellLine {
   /** Runs the words as a command and returns its exit status. */
   static int run(CommandTree tree, List<String> words, Map<String, String> env, PrintWriter out,
       PrintWriter err, StopSignal stop) {
-    if (words.equals(List.of("help"))) {
-      out.println("Type fsm's verbs without `fsm`: ls, show ID, send ID pause, watch, tail..."
-          + " TAB completes verbs, options, machines, task ids, states, events and commands;");
-      out.println("Up and Down recall earlier lines; Ctrl-C stops `watch` and `tail` or clears"
-          + " the line; `exit` or Ctrl-D leaves.");
-      out.println();
-      words = List.of("--help");
-    }
     if (!words.isEmpty() && words.get(0).equals("shell")) {
-      err.println("fsm: already in the shell; type a verb such as `ls`");
+      err.println("fsm: already in the shell; type a verb such as `ls`, or `help`");
       return ExitCodes.FAILED;
     }
     CommandLine cmd = tree.build(out, err, env);
+    if (words.equals(List.of("help")) || words.equals(List.of("--help"))
+        || words.equals(List.of("-h"))) {
+      ShellHelp.print(cmd, out);
+      out.flush();
+      return ExitCodes.OK;
+    }
+    cmd.setParameterExceptionHandler(new ExitCodes.OnBadArguments(true));
+    HelpLayout.pointGlobalOptionsAt(cmd, "`help`");
     for (CommandLine verb : cmd.getSubcommands().values()) {
       if (verb.getCommand() instanceof LiveView view) {
         view.stopOn(stop);

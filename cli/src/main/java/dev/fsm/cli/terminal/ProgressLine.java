@@ -1,9 +1,6 @@
 package dev.fsm.cli.terminal;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -43,16 +40,8 @@ public final class ProgressLine {
     err.flush();
   }
 
-  /**
-   * True when file descriptor 2 is a terminal device. Java 17 can only ask about stdin and stdout
-   * together ({@code System.console()}), which is the answer where /proc is missing.
-   */
+  /** True when file descriptor 2 is a terminal device. */
   public static boolean stderrIsTerminal() {
-    try {
-      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
-      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
-    } catch (IOException | UnsupportedOperationException e) {
-      return System.console() != null;
-    }
+    return Tty.stderr();
   }
 }

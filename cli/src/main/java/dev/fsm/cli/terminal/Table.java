@@ -10,7 +10,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * A text table: columns aligned, long cells cut with an ellipsis so rows fit the terminal's width
- * when it is known, colours applied after alignment so escape codes never skew it.
+ * when it is known, colours applied after alignment so escape codes never skew it. Widths are
+ * screen columns, so wide (CJK) and combining characters keep the columns straight.
  */
 public final class Table {
 
@@ -56,12 +57,12 @@ public final class Table {
     return rows.isEmpty();
   }
 
-  /** Prints the header and rows, fitting {@code width} characters when given. */
+  /** Prints the header and rows, fitting {@code width} columns when given. */
   public void print(PrintWriter out, OptionalInt width) {
     lines(width).forEach(out::println);
   }
 
-  /** The header and rows as lines, fitting {@code width} characters when given. */
+  /** The header and rows as lines, fitting {@code width} columns when given. */
   public List<String> lines(OptionalInt width) {
     int[] widths = widths(width);
     List<String> lines = new ArrayList<>();
@@ -76,9 +77,9 @@ public final class Table {
   int[] widths(OptionalInt width) {
     int[] widths = new int[headers.length];
     for (int i = 0; i < headers.length; i++) {
-      widths[i] = headers[i].length();
+      widths[i] = Columns.width(headers[i]);
       for (String[] row : rows) {
-        widths[i] = Math.max(widths[i], row[i].length());
+        widths[i] = Math.max(widths[i], Columns.width(row[i]));
       }
     }
     if (width.isEmpty()) {
@@ -108,17 +109,17 @@ public final class Table {
       boolean last = i == cells.length - 1;
       line.append(paint ? painters[i].apply(cell) : cell);
       if (!last) {
-        line.append(" ".repeat(widths[i] - cell.length() + GAP));
+        line.append(" ".repeat(widths[i] - Columns.width(cell) + GAP));
       }
     }
     return line.toString().stripTrailing();
   }
 
-  /** The cell, cut to {@code width} characters with an ellipsis when longer. */
+  /** The cell, cut to {@code width} columns with an ellipsis when wider. */
   static String fit(String cell, int width) {
-    if (cell.length() <= width) {
+    if (Columns.width(cell) <= width) {
       return cell;
     }
-    return cell.substring(0, Math.max(0, width - ELLIPSIS.length())) + ELLIPSIS;
+    return Columns.start(cell, Math.max(0, width - ELLIPSIS.length())) + ELLIPSIS;
   }
 }

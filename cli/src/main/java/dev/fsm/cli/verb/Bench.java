@@ -45,12 +45,12 @@ import picocli.CommandLine.Spec;
           + " --store, serving --tasks tasks of the same machine, from the first claim to the"
           + " last completion, with the server's commits and log bytes per transition.",
       "Everything happens in a temporary folder under --dir, deleted at the end. Prints each"
-          + " measure with its target.",
-      "",
-      "Examples:",
-      "  fsm bench --workers 4 --tasks 5000",
-      "  fsm bench --store-only",
-      "  fsm bench --store 'postgresql://fsm@db1/fsm?schema=bench1' --runners 3 --workers 4"
+          + " measure with its target."
+    },
+    footer = {
+      "fsm bench --workers 4 --tasks 5000",
+      "fsm bench --store-only",
+      "fsm bench --store postgresql://fsm@db1/fsm --runners 3 --workers 4"
     })
 public final class Bench implements Callable<Integer> {
 

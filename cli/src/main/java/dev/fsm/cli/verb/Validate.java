@@ -31,6 +31,10 @@ import picocli.CommandLine.Spec;
           + " policies and programs, and prints each problem as"
           + " FILE:LINE:COL: error|warning: message.",
       "Exits 1 when there is any error; warnings alone pass."
+    },
+    footer = {
+      "fsm validate",
+      "fsm validate machines/order.yaml --output json"
     })
 public final class Validate implements Callable<Integer> {
 

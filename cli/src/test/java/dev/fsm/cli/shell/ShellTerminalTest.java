@@ -125,7 +125,7 @@ class ShellTerminalTest {
     type("show nosuch\n");
     waitFor("no task", 1);
     type("lss\n");
-    waitFor("Unmatched argument", 1);
+    waitFor("unknown verb `lss`; did you mean `ls`?", 1);
     type("ls\n");
     waitFor("alpha-2", 1);
     assertThat(shell.isAlive()).isTrue();

@@ -59,4 +59,29 @@ class TableTest {
     assertThat(Table.fit("abc", 3)).isEqualTo("abc");
     assertThat(Table.fit("abcd", 3)).isEqualTo("ab…");
   }
+
+  @Test
+  void wideAndCombiningCharactersAreCountedInScreenColumns() {
+    // 注文 is two wide characters, four columns; "cafe" with a combining accent is four.
+    Table t = new Table("NAME", "N").add("注文", 1).add("cafe\u0301", 2).add("abc", 3);
+    assertThat(t.lines(OptionalInt.empty())).containsExactly(
+        "NAME  N",
+        "注文  1",
+        "cafe\u0301  2",
+        "abc   3");
+  }
+
+  @Test
+  void cuttingNeverSplitsAWideCharacterAndStillFitsTheWidth() {
+    assertThat(Table.fit("注文注文", 5)).isEqualTo("注文…");
+    assertThat(Table.fit("注文注文", 4)).isEqualTo("注…");
+    assertThat(Table.fit("cafe\u0301s", 5)).isEqualTo("cafe\u0301s");
+    assertThat(Table.fit("cafe\u0301s!", 5)).isEqualTo("cafe\u0301…");
+    Table t = new Table("ID", "REASON", "BY").add("a1", "支払いの確認待ちです、明日もう一度", "ops");
+    assertThat(t.lines(OptionalInt.of(30))).containsExactly(
+        "ID  REASON" + " ".repeat(17) + "BY",
+        "a1  支払いの確認待ちです…  ops");
+    assertThat(t.lines(OptionalInt.of(30))).allSatisfy(line ->
+        assertThat(Columns.width(line)).isLessThanOrEqualTo(30));
+  }
 }

@@ -41,6 +41,11 @@ import picocli.CommandLine.Spec;
           + " machine file. Without -o the DOT text (or the SVG) goes to stdout.",
       "SVG and PNG use Graphviz's dot when it is on PATH, else fsm lays the diagram out itself"
           + " (Eclipse ELK), so they work with nothing installed."
+    },
+    footer = {
+      "fsm render order -o order.svg",
+      "fsm render order --task 01JD8X3K --format png -o now.png",
+      "fsm render machines/order.yaml --format dot | dot -Tpdf > order.pdf"
     })
 public final class Render implements Callable<Integer> {
 

@@ -50,8 +50,12 @@ import sun.misc.Signal;
           + " workers and durably records each outcome. While it runs, other fsm commands on"
           + " the same store reach it through a control socket beside the store.",
       "Ctrl-C or SIGTERM once: stop claiming, let running actions finish (releasing them after"
-          + " the grace period), exit 0. Twice: stop at once.",
-      "", "Example: fsm run --workers 8 --lease 30s --grace 20s --machine order"})
+          + " the grace period), exit 0. Twice: stop at once."
+    },
+    footer = {
+      "fsm run --workers 8 --lease 30s --grace 20s --machine order",
+      "fsm run --until-idle"
+    })
 public final class Run implements Callable<Integer> {
 
   /** The folder in the store that records running programs (see ProgramLedger). */

@@ -34,11 +34,11 @@ import picocli.CommandLine.Spec;
           + " end.",
       "PostgreSQL store: reports the schema version, the server, tasks and history rows, dead"
           + " rows awaiting vacuum and the oldest open transaction. Exits 0 when healthy, 1 with"
-          + " one line per problem saying what to do.",
-      "",
-      "Examples:",
-      "  fsm store check",
-      "  fsm store check --store postgresql://fsm@db1/fsm --output json"
+          + " one line per problem saying what to do."
+    },
+    footer = {
+      "fsm store check",
+      "fsm store check --store postgresql://fsm@db1/fsm --output json"
     })
 public final class Check implements Callable<Integer> {
 

@@ -42,9 +42,10 @@ import picocli.CommandLine.Spec;
           + " a failed export never leaves a file that looks whole; an existing FILE is"
           + " replaced only with --force. The file is readable by its owner only.",
       "An embedded store that a runner serves is refused: stop the runner first, so the"
-          + " export is one consistent copy.",
-      "Example: fsm store export backup.jsonl && fsm --store /srv/new store import"
-          + " backup.jsonl"
+          + " export is one consistent copy."
+    },
+    footer = {
+      "fsm store export all.jsonl && fsm --store /srv/new store import all.jsonl"
     })
 public final class Export implements Callable<Integer> {
 

@@ -43,8 +43,11 @@ import picocli.CommandLine.Spec;
           + " tasks whose id the store has are left as they are and counted instead.",
       "A task a runner of the old store held is imported without that lease: a runner of"
           + " this store runs its attempt again, as after a runner crash. An embedded store a"
-          + " runner serves is refused: stop the runner first.",
-      "Example: fsm --store /srv/fsm-new store import backup.jsonl"
+          + " runner serves is refused: stop the runner first."
+    },
+    footer = {
+      "fsm --store /srv/fsm-new store import backup.jsonl",
+      "fsm store import backup.jsonl --skip-existing"
     })
 public final class Import implements Callable<Integer> {
 

@@ -21,7 +21,11 @@ import picocli.CommandLine.Spec;
     description = "Safe at any time the store is not in use, including after a crash: the"
         + " journal holds every acknowledged change and the index is only derived from it. A"
         + " damaged journal or snapshot is refused, as every open refuses it; `fsm store"
-        + " repair` salvages such a store.")
+        + " repair` salvages such a store.",
+    footer = {
+      "fsm store rebuild",
+      "fsm store rebuild --store /srv/fsm"
+    })
 public final class Rebuild implements Callable<Integer> {
 
   @Spec CommandSpec spec;

@@ -31,6 +31,10 @@ import picocli.CommandLine.Spec;
           + " finishes or restarts the repair.",
       "Exits 0 once the store is repaired or found sound, whatever was lost (the report says),"
           + " 1 when it cannot repair the store."
+    },
+    footer = {
+      "fsm store repair",
+      "fsm store check || fsm store repair"
     })
 public final class Repair implements Callable<Integer> {
 

@@ -14,7 +14,11 @@ import picocli.CommandLine.Spec;
         + " rebuilt from the journal whenever it may not match it. A damaged journal or snapshot"
         + " makes fsm refuse to open the store until `fsm store repair` salvages it. `fsm store"
         + " export` and `fsm store import` move a store's tasks to another store.",
-    subcommands = {Check.class, Rebuild.class, Repair.class, Export.class, Import.class})
+    subcommands = {Check.class, Rebuild.class, Repair.class, Export.class, Import.class},
+    footer = {
+      "fsm store check",
+      "fsm store export backup.jsonl"
+    })
 public final class Store implements Runnable {
 
   @Spec CommandSpec spec;

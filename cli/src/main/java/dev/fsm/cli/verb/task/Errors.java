@@ -39,12 +39,12 @@ import picocli.CommandLine.Spec;
       "",
       "--output json prints one document: {\"since\", \"errors\", \"group_count\", \"groups\":"
           + " [{\"pattern\", \"machine\", \"state\", \"count\", \"tasks\", \"first_seen\","
-          + " \"last_seen\", \"example\": {\"task_id\", \"message\"}}]} (docs/errors.md).",
-      "",
-      "Examples:",
-      "  fsm errors",
-      "  fsm errors --machine payout --state send --since 2h",
-      "  fsm errors --since 2026-11-24T09:00 --limit 5 --output json"})
+          + " \"last_seen\", \"example\": {\"task_id\", \"message\"}}]} (docs/errors.md)."},
+    footer = {
+      "fsm errors",
+      "fsm errors --machine payout --state send --since 2h",
+      "fsm errors --since 2026-11-24T09:00 --limit 5 --output json"
+    })
 public final class Errors implements Callable<Integer> {
 
   @Option(names = "--machine", paramLabel = "M", description = "Errors of this machine only.")

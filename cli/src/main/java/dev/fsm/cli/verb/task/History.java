@@ -21,7 +21,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Show a task's history, oldest first.",
     description = "Each move between states and each operator's command: when, from, event,"
-        + " to, how long the attempt ran, the attempt number, who caused it and why.")
+        + " to, how long the attempt ran, the attempt number, who caused it and why.",
+    footer = {
+      "fsm history 01JD8X3K",
+      "fsm history 01JD8X3K --output json"
+    })
 public final class History implements Callable<Integer> {
 
   @Parameters(paramLabel = "ID", description = "The task's id, or a unique start of it.")

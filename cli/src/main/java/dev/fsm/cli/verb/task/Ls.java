@@ -5,6 +5,7 @@ import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Style;
 import dev.fsm.cli.terminal.Table;
+import dev.fsm.cli.terminal.Tty;
 import dev.fsm.engine.ShownStatuses;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskCount;
@@ -12,6 +13,7 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,9 +37,16 @@ import picocli.CommandLine.TypeConversionException;
     header = "List tasks, oldest first.",
     description = {"Tasks oldest first (by creation) unless --sort says otherwise; --reverse"
         + " flips the order. DUE/UPDATED is when a scheduled task is due, else when it last"
-        + " changed. A runnable task in a state that waits for `fsm signal` shows as waiting.",
-        "", "Example: fsm ls --machine order --status fault --status waiting --sort updated"
-        + " --reverse --limit 10"})
+        + " changed: on a terminal as an age (`in 5m`, `2h ago`; s, m, h, d), otherwise, for"
+        + " scripts and logs, as a local time to the second (--output json gives ISO-8601"
+        + " times). A runnable task in a state that waits for `fsm signal` shows as waiting.",
+        "", "-q prints the ids alone, one a line, for scripts; the filters, --sort and --limit"
+        + " apply as without it."},
+    footer = {
+      "fsm ls --machine order --status fault --sort updated --reverse --limit 10",
+      "# ids only, for scripts",
+      "fsm ls -q --status fault | xargs -n1 fsm show"
+    })
 public final class Ls implements Callable<Integer> {
 
   @Option(names = "--machine", paramLabel = "M", description = "Only tasks of machine M.")
@@ -62,6 +71,9 @@ public final class Ls implements Callable<Integer> {
       description = "Show at most N tasks (default: ${DEFAULT-VALUE}).")
   int limit;
 
+  @Option(names = {"-q", "--quiet"}, description = "Print only the ids, one a line.")
+  boolean quiet;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -70,6 +82,10 @@ public final class Ls implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--limit must be at least 1");
     }
     GlobalOptions global = GlobalOptions.of(spec);
+    if (quiet && global.json()) {
+      throw new ParameterException(spec.commandLine(), "-q prints ids only and --output json"
+          + " whole tasks; give one of them");
+    }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<Task> tasks;
@@ -94,6 +110,8 @@ public final class Ls implements Callable<Integer> {
     List<Task> page = more ? tasks.subList(0, limit) : tasks;
     if (global.json()) {
       JsonDocument.print(out, g -> TaskJson.tasks(g, page, t -> shown.get(t.id())));
+    } else if (quiet) {
+      page.forEach(t -> out.println(t.id()));
     } else if (page.isEmpty()) {
       err.println("no tasks" + (machine != null || state != null || !statuses.isEmpty()
           ? " match" : " yet; start one with `fsm start MACHINE`"));
@@ -101,9 +119,11 @@ public final class Ls implements Callable<Integer> {
       Style style = Style.forTerminal(global.colorAllowed());
       Table table = new Table("ID", "MACHINE", "STATE", "STATUS", "ATTEMPT", "DUE/UPDATED")
           .paint(3, word -> TaskText.status(style, word));
+      boolean ages = Tty.stdout();
+      Instant now = Instant.now();
       for (Task t : page) {
         table.add(t.id(), t.machine(), t.state(), shown.get(t.id()).word(), t.attempt(),
-            TaskText.dueOrUpdated(t));
+            ages ? TaskText.dueOrUpdated(t, now) : TaskText.dueOrUpdated(t));
       }
       table.print(out, global.columns());
     }

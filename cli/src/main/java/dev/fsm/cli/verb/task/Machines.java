@@ -1,5 +1,6 @@
 package dev.fsm.cli.verb.task;
 
+import dev.fsm.FsmException;
 import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
@@ -36,7 +37,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "List machines: their files, registered versions and tasks by status.",
     description = "Machines in the machines folder are listed even before any task is started;"
-        + " a version is registered when `fsm start` first uses a file's text.")
+        + " a version is registered when `fsm start` first uses a file's text.",
+    footer = {
+      "fsm machines",
+      "fsm machines --output json"
+    })
 public final class Machines implements Callable<Integer> {
 
   /** One machine as listed; {@code byVersion} holds its task counts per version id. */
@@ -75,10 +80,9 @@ public final class Machines implements Callable<Integer> {
         breakers = BreakerText.of(control);
       }
     } else if (files.isEmpty()) {
-      spec.commandLine().getErr().println("no machines: no machine files in "
-          + global.machines() + " and no store at " + store + "; choose them with --machines"
-          + " DIR and --store PATH");
-      return ExitCodes.OK;
+      throw new FsmException("no machines: no machine files in " + global.machines()
+          + " and no fsm store at " + store + "; choose them with --machines DIR and --store"
+          + " PATH");
     }
     Map<String, MachineBreaker> shownBreakers = breakers;
     if (global.json()) {
@@ -94,6 +98,14 @@ public final class Machines implements Callable<Integer> {
     } else {
       print(listed.values(), out, global);
       printBreakers(listed.keySet(), shownBreakers, out);
+    }
+    if (!hasStore) {
+      // The files are listed, but a missing store is not an empty one (SPEC section 5): a typo
+      // in --store must not pass for "no tasks yet".
+      out.flush();
+      throw new FsmException("no fsm store at " + store + "; these machines have no tasks"
+          + " there. `fsm start MACHINE` creates the store, or name one with --store PATH or"
+          + " $FSM_STORE");
     }
     return ExitCodes.OK;
   }

@@ -39,8 +39,10 @@ import picocli.CommandLine;
           + " be used again. Tasks that are not terminal are never touched. It works a batch at"
           + " a time, so a runner owning the store keeps running meanwhile. On the embedded"
           + " store the space comes back at the next checkpoint.",
-      "A machine's `retention: 30d` makes runners do the same for its tasks on their own.",
-      "Example: fsm purge --older-than 30d --machine order --status completed --dry-run"
+      "A machine's `retention: 30d` makes runners do the same for its tasks on their own."
+    },
+    footer = {
+      "fsm purge --older-than 30d --machine order --status completed --dry-run"
     })
 public final class Purge implements Callable<Integer> {
 

@@ -26,7 +26,11 @@ import picocli.CommandLine.Spec;
           + " writing without exiting cleanly: killed, hung, or cut off from the store (its"
           + " tasks are claimed again when their leases end). Runners seen in the last hour"
           + " are listed; the last line counts those serving the store now.",
-      "", "Example: fsm runners --store postgresql://fsm@db/fsm"})
+      },
+    footer = {
+      "fsm runners",
+      "fsm runners --store postgresql://fsm@db/fsm --output json"
+    })
 public final class Runners implements Callable<Integer> {
 
   @Spec CommandSpec spec;

@@ -42,6 +42,12 @@ import picocli.CommandLine.Spec;
           + " task where the step led (a final state ends it there); meanwhile show marks it"
           + " pausing, and run cancels it. With no action running it pauses at once.",
       "Exits 1 when the command was refused (for any task of a selection)."
+    },
+    footer = {
+      "fsm send 01JD8X3K pause --reason \"card provider down\"",
+      "fsm send 01JD8X3K sleep --until 2h",
+      "# every task of order in fault, back to where it failed",
+      "fsm send --machine order --status fault redrive --dry-run"
     })
 public final class Send implements Callable<Integer> {
 

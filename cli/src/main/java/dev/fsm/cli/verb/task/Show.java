@@ -26,7 +26,11 @@ import picocli.CommandLine.Spec;
     name = "show",
     mixinStandardHelpOptions = true,
     header = "Show a task: status, state, context, errors and history.",
-    description = "ID may be the start of an id when only one task's id starts so.")
+    description = "ID may be the start of an id when only one task's id starts so.",
+    footer = {
+      "fsm show 01JD8X3K",
+      "fsm show 01JD --output json"
+    })
 public final class Show implements Callable<Integer> {
 
   @Parameters(paramLabel = "ID", description = "The task's id, or a unique start of it.")

@@ -25,6 +25,10 @@ import picocli.CommandLine.Spec;
       "The task must be runnable in a state with no `run` or `wait`, and the state must have an"
           + " edge for the event; anything else is refused (exit 1).",
       "--context is merged shallowly into the task's context."
+    },
+    footer = {
+      "fsm signal 01JD8X3K signed",
+      "fsm signal 01JD8X3K approve --context '{\"by\": \"ada\"}'"
     })
 public final class Signal implements Callable<Integer> {
 

@@ -5,6 +5,7 @@ import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.MachineFiles;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Style;
+import dev.fsm.cli.terminal.Tty;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
@@ -15,6 +16,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,7 +33,15 @@ import picocli.CommandLine.Spec;
     description = {
       "MACHINE is a machine's name (its file is found in the machines folder) or the path of a"
           + " machine file; the file is validated and registered as a version first.",
-      "Prints the new task ids, one a line (or the tasks, with --output json)."
+      "Prints the new task id (or the task, with --output json).",
+      "With --from, on a terminal, it shows progress and a summary rather than every id; the"
+          + " ids are printed, one a line, with --print-ids or when output is not a terminal."
+    },
+    footer = {
+      "fsm start order --context '{\"amount\": 49.90}'",
+      "fsm start order --id order-1001 --at 10m --context @order.json",
+      "# many: one JSON object a line",
+      "fsm start order --from orders.jsonl"
     })
 public final class Start implements Callable<Integer> {
 
@@ -55,6 +65,10 @@ public final class Start implements Callable<Integer> {
           + " optional.")
   Path from;
 
+  @Option(names = "--print-ids", description = "With --from: print every new task's id, one a"
+      + " line, on a terminal too.")
+  boolean printIds;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -62,6 +76,10 @@ public final class Start implements Callable<Integer> {
     if (from != null && (id != null || context != null || at != null)) {
       throw new ParameterException(spec.commandLine(), "--from takes each task's id, context"
           + " and at from its lines; leave out --id, --context and --at");
+    }
+    if (from == null && printIds) {
+      throw new ParameterException(spec.commandLine(), "--print-ids goes with --from; a single"
+          + " start always prints its task's id");
     }
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
@@ -87,16 +105,19 @@ public final class Start implements Callable<Integer> {
 
   private int startFromFile(MachineSource source, GlobalOptions global, PrintWriter out,
       PrintWriter err) {
+    long began = System.nanoTime();
     StartFromFile file = new StartFromFile(from, Clock.systemDefaultZone());
     long total = file.check(err);
     List<Task> json = new ArrayList<>();
     long[] started = {0};
+    boolean terminal = Tty.stdout();
+    boolean ids = !global.json() && (printIds || !terminal);
     try (Operations control = TaskAccess.open(global, "fsm start", true)) {
-      file.start(control, source, total, err, tasks -> {
+      file.start(control, source, total, err, ids, tasks -> {
         for (Task t : tasks) {
           if (global.json()) {
             json.add(t);
-          } else {
+          } else if (ids) {
             out.println(t.id());
           }
         }
@@ -113,8 +134,15 @@ public final class Start implements Callable<Integer> {
     if (global.json()) {
       JsonDocument.print(out, g -> TaskJson.tasks(g, json));
     }
-    err.println("started " + TaskText.tasks(started[0]) + " of " + source.name() + " from "
-        + from);
+    String summary = "started " + TaskText.tasks(started[0]) + " of " + source.name()
+        + " from " + from;
+    if (terminal) {
+      // People read this one: thousands separators and how long it took.
+      summary = String.format(Locale.ROOT, "started %,d %s of %s from %s in %.1f s",
+          started[0], started[0] == 1 ? "task" : "tasks", source.name(), from,
+          (System.nanoTime() - began) / 1e9);
+    }
+    err.println(summary);
     return ExitCodes.OK;
   }
 }

@@ -105,7 +105,7 @@ final class StartFromFile {
    * @throws FsmException when a chunk fails, saying which lines were started and which not
    */
   void start(Operations control, MachineSource machine, long total, PrintWriter err,
-      Consumer<List<Task>> started) {
+      boolean idsPrinted, Consumer<List<Task>> started) {
     ProgressLine progress = ProgressLine.onStderr(err);
     List<NewTask> chunk = new ArrayList<>(CHUNK);
     long[] chunkBytes = {0};
@@ -118,7 +118,8 @@ final class StartFromFile {
         started.accept(control.start(machine, chunk));
       } catch (FsmException e) {
         throw new FsmException(failure(done[0], startedUpTo[0], firstLine[0], lastLine[0],
-            e.getMessage()), e);
+            e.getMessage(), idsPrinted ? "they are listed on stdout"
+                : "`fsm ls --machine " + machine.name() + "` lists them"), e);
       }
       done[0] += chunk.size();
       startedUpTo[0] = lastLine[0];
@@ -151,13 +152,14 @@ final class StartFromFile {
     }
   }
 
-  private String failure(long done, long startedUpTo, long from, long to, String why) {
+  private String failure(long done, long startedUpTo, long from, long to, String why,
+      String listed) {
     String failed = "lines " + from + "-" + to + " of " + file + " failed: " + why;
     if (done == 0) {
       return failed + "; no task was started";
     }
     return failed + "; the " + done + " tasks of lines 1-" + startedUpTo + " were started"
-        + " (they are listed on stdout) and none from line " + from + " on";
+        + " (" + listed + ") and none from line " + from + " on";
   }
 
   /** A task's size in a journal record, over-estimated: its context and id, and overhead. */

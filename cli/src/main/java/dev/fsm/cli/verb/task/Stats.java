@@ -28,7 +28,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Per state: tasks by status, p50/p95/p99 durations, error rate, timeout.",
     description = "Durations and error rates come from the histories of each machine's newest"
-        + " 20,000 tasks, so they show recent behaviour; counts are exact.")
+        + " 20,000 tasks, so they show recent behaviour; counts are exact.",
+    footer = {
+      "fsm stats",
+      "fsm stats order --output json"
+    })
 public final class Stats implements Callable<Integer> {
 
   @Parameters(arity = "0..1", paramLabel = "MACHINE",

@@ -39,7 +39,11 @@ import picocli.CommandLine.Spec;
         "It polls every --interval: each poll lists the tasks the filters select and reads"
             + " the history of those that changed, so its cost grows with the tasks selected."
             + " When the runner stops or is killed it carries on with the next one, or the store"
-            + " itself, and says so once on stderr."})
+            + " itself, and says so once on stderr."},
+    footer = {
+      "fsm tail --machine order",
+      "fsm tail --status fault --output json"
+    })
 public final class Tail implements Callable<Integer>, LiveView {
 
   private static final int PAGE = 1000;

@@ -71,12 +71,40 @@ final class TaskText {
    * (its last attempt or the state it entered, whichever is later).
    */
   static String dueOrUpdated(Task t) {
+    return time(dueOrUpdatedTime(t));
+  }
+
+  /** The same as an age from {@code now}: {@code in 5m} when due later, else {@code 2h ago}. */
+  static String dueOrUpdated(Task t, Instant now) {
+    Instant when = dueOrUpdatedTime(t);
+    return when.isAfter(now) ? "in " + age(Duration.between(now, when))
+        : age(Duration.between(when, now)) + " ago";
+  }
+
+  private static Instant dueOrUpdatedTime(Task t) {
     if (t.due() != null) {
-      return time(t.due());
+      return t.due();
     }
-    Instant updated = t.lastAttempt() != null && t.lastAttempt().isAfter(t.stateEntered())
+    return t.lastAttempt() != null && t.lastAttempt().isAfter(t.stateEntered())
         ? t.lastAttempt() : t.stateEntered();
-    return time(updated);
+  }
+
+  /**
+   * A duration in its largest whole unit, as kubectl shows ages: {@code 5s}, {@code 5m}, {@code
+   * 2h} (up to 47h, so "a day and a half" keeps its precision), {@code 3d}.
+   */
+  static String age(Duration d) {
+    long seconds = Math.max(0, d.getSeconds());
+    if (seconds < 60) {
+      return seconds + "s";
+    }
+    if (seconds < 3600) {
+      return seconds / 60 + "m";
+    }
+    if (seconds < 48 * 3600) {
+      return seconds / 3600 + "h";
+    }
+    return seconds / 86400 + "d";
   }
 
   /** Counts as {@code 2 runnable, 5 completed}, or "none". */

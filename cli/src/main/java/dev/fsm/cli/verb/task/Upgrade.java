@@ -33,8 +33,11 @@ import picocli.CommandLine.Spec;
           + " version; `upgrade` moves them to the new one (a task whose attempt is running"
           + " moves once the old version routed its outcome; one whose state the new version"
           + " lacks goes to fault, parked); `abort` kills them.",
-      "Running it again with the same file applies the strategy to whatever is left.",
-      "Example: fsm upgrade order --dry-run"
+      "Running it again with the same file applies the strategy to whatever is left."
+    },
+    footer = {
+      "fsm upgrade order --dry-run",
+      "fsm upgrade machines/order.yaml"
     })
 public final class Upgrade implements Callable<Integer> {
 

@@ -43,7 +43,11 @@ import picocli.CommandLine.Spec;
             + " says so once on stderr.",
         "",
         "When output is not a terminal it prints a new table only when something changed;"
-            + " with --output json, one JSON line per refresh."})
+            + " with --output json, one JSON line per refresh."},
+    footer = {
+      "fsm watch",
+      "fsm watch --machine order --status fault"
+    })
 public final class Watch implements Callable<Integer>, LiveView {
 
   /** Tasks read per refresh, to sort by last change; more are counted but not listed. */

@@ -41,7 +41,7 @@ class StartFromFileTest {
     PrintWriter err = new PrintWriter(new StringWriter());
     long total = from.check(err);
     from.start(control, new MachineSource("m", dir.resolve("m.yaml"), "machine: m\n"), total,
-        err, started -> { });
+        err, true, started -> { });
     return sizes;
   }
 
