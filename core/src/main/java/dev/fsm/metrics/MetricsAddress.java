@@ -20,6 +20,10 @@ public record MetricsAddress(String host, int port) {
    * @throws UsageException naming the option and the expected form when it is malformed
    */
   public static MetricsAddress parse(String text) {
+    if (text.isBlank()) {
+      throw new UsageException(OPTION + " needs HOST:PORT, such as 127.0.0.1:9464, or :9464 for"
+          + " every interface (port 0: any free port)");
+    }
     if (text.contains("/")) {
       throw malformed(text, "no scheme or path: metrics are always served at /metrics");
     }

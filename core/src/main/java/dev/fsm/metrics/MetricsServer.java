@@ -8,15 +8,21 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Serves a registry's metrics in the Prometheus text format at {@code /metrics}, with the
- * Prometheus Java client's HTTP server, on one daemon thread: a scrape reads counters and the
- * store-wide figures {@link StoreGauges} keeps, so it never waits for the store.
+ * Prometheus Java client's HTTP server and its own pool of daemon threads (so a stalled client
+ * holds one thread, not the endpoint): a scrape reads counters and the store-wide figures {@link
+ * StoreGauges} keeps, so it never waits for the store.
  */
 public final class MetricsServer implements AutoCloseable {
+
+  /**
+   * How long the JDK's HTTP server waits for a request's headers, in seconds (the client sets
+   * 60): a scraper sends its request at once, and a client that connects and stalls would hold
+   * one of the server's threads that long; ten of them would block scrapes.
+   */
+  private static final String REQUEST_TIME = "sun.net.httpserver.maxReqTime";
 
   private final HTTPServer server;
   private final String url;
@@ -34,6 +40,9 @@ public final class MetricsServer implements AutoCloseable {
    */
   public static MetricsServer start(MetricsAddress address, PrometheusRegistry registry) {
     String given = MetricsAddress.OPTION + " " + address.text();
+    if (System.getProperty(REQUEST_TIME) == null) {
+      System.setProperty(REQUEST_TIME, "5");
+    }
     HTTPServer.Builder builder = HTTPServer.builder().port(address.port()).registry(registry);
     if (!address.host().isEmpty()) {
       try {
@@ -43,36 +52,30 @@ public final class MetricsServer implements AutoCloseable {
             + " name or address of this machine, or :" + address.port() + " for every interface");
       }
     }
-    ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "fsm-metrics-http");
-      t.setDaemon(true);
-      return t;
-    });
     try {
-      HTTPServer server = builder.executorService(thread).buildAndStart();
+      HTTPServer server = builder.buildAndStart();
       return new MetricsServer(server, url(address, server.getPort()));
     } catch (BindException e) {
-      thread.shutdownNow();
-      throw new FsmException(given + ": " + bindProblem(address, e) + "; pick another port, or"
-          + " port 0 for any free one");
+      throw new FsmException(given + ": " + bindProblem(address, e));
     } catch (IOException | RuntimeException e) {
-      thread.shutdownNow();
       throw new FsmException(given + ": cannot serve metrics: " + e.getMessage());
     }
   }
 
-  /** Why binding failed, in words: the JDK says "Address already in use" and the like. */
+  /** Why binding failed and what to do, in words: the JDK says "Address already in use"... */
   private static String bindProblem(MetricsAddress address, BindException e) {
     String message = String.valueOf(e.getMessage());
     if (message.contains("in use")) {
-      return "port " + address.port() + " is in use";
+      return "port " + address.port() + " is in use; pick another port, or port 0 for any free"
+          + " one";
     }
     if (message.contains("assign requested address")) {
-      return "`" + address.host() + "` is not an address of this machine";
+      return "`" + address.host() + "` is not an address of this machine; give one of its"
+          + " addresses, or :" + address.port() + " for every interface";
     }
     if (message.contains("ermission")) {
-      return "no permission to listen on port " + address.port()
-          + " (ports under 1024 need privileges)";
+      return "no permission to listen on port " + address.port() + "; ports under 1024 need"
+          + " privileges, pick a higher one";
     }
     return "cannot listen (" + message + ")";
   }

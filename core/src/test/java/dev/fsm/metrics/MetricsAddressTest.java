@@ -25,6 +25,10 @@ class MetricsAddressTest {
         .isInstanceOf(UsageException.class)
         .hasMessage("--metrics 9464: no port; give HOST:PORT, such as 127.0.0.1:9464, or :9464"
             + " for every interface (port 0: any free port)");
+    assertThatThrownBy(() -> MetricsAddress.parse(""))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("--metrics needs HOST:PORT, such as 127.0.0.1:9464, or :9464 for every"
+            + " interface (port 0: any free port)");
     assertThatThrownBy(() -> MetricsAddress.parse("localhost:"))
         .hasMessageStartingWith("--metrics localhost:: `` is not a port number");
     assertThatThrownBy(() -> MetricsAddress.parse("localhost:http"))

@@ -21,6 +21,8 @@ import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -167,7 +169,7 @@ class RunMetricsTest {
   }
 
   @Test
-  void aPortInUseIsRefusedNamingTheOptionAndAnUnknownHostIsAUsageError() throws IOException {
+  void aPortInUseOrAForeignAddressIsRefusedAndAnUnknownHostIsAUsageError() throws IOException {
     RunMetrics metrics = new RunMetrics();
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = taken.getLocalPort();
@@ -177,11 +179,38 @@ class RunMetricsTest {
           .hasMessage("--metrics 127.0.0.1:" + port + ": port " + port + " is in use; pick"
               + " another port, or port 0 for any free one");
     }
+    // 192.0.2.0/24 is kept for documentation: no machine has it.
+    assertThatThrownBy(() -> MetricsServer.start(new MetricsAddress("192.0.2.1", 0),
+        metrics.registry()))
+        .isExactlyInstanceOf(FsmException.class)
+        .hasMessage("--metrics 192.0.2.1:0: `192.0.2.1` is not an address of this machine; give"
+            + " one of its addresses, or :0 for every interface");
     assertThatThrownBy(() -> MetricsServer.start(new MetricsAddress("no-such-host.invalid", 0),
         metrics.registry()))
         .isInstanceOf(UsageException.class)
         .hasMessage("--metrics no-such-host.invalid:0: unknown host `no-such-host.invalid`; give"
             + " a host name or address of this machine, or :0 for every interface");
+  }
+
+  @Test
+  void clientsThatConnectAndStallDoNotBlockScrapesForLong() throws IOException {
+    RunMetrics metrics = new RunMetrics();
+    List<Socket> stalled = new ArrayList<>();
+    try (MetricsServer server = MetricsServer.start(new MetricsAddress("127.0.0.1", 0),
+        metrics.registry())) {
+      // More than the server's threads, each holding one with half a request line.
+      for (int i = 0; i < 12; i++) {
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
+        s.getOutputStream().write("GE".getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        stalled.add(s);
+      }
+      assertThat(Exposition.scrape(server.url()).sum("fsm_store_commit_seconds_count")).isZero();
+    } finally {
+      for (Socket s : stalled) {
+        s.close();
+      }
+    }
   }
 
   /** How the text format writes a bucket bound: as a float, {@code 1.0}, {@code 0.005}. */
