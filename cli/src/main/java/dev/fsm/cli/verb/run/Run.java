@@ -62,7 +62,7 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  fsm run --workers 8 --lease 30s --grace 20s --machine order",
-      "  fsm run --metrics :9464 --output json > events.jsonl"})
+      "  fsm run --metrics :9464 --output json > events.jsonl", ""})
 public final class Run implements Callable<Integer> {
 
   /** The folder in the store that records running programs (see ProgramLedger). */
