@@ -7,10 +7,8 @@ import dev.fsm.action.Actions;
 import dev.fsm.action.ProgramLedger;
 import dev.fsm.cli.common.BuildVersion;
 import dev.fsm.cli.common.GlobalOptions;
-import dev.fsm.cli.common.MachineFiles;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
-import dev.fsm.diagnostic.DidYouMean;
 import dev.fsm.engine.RunListener;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
@@ -31,9 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -176,7 +172,7 @@ public final class Run implements Callable<Integer> {
       err.println("fsm run: no store was at " + where + "; created an empty one (start tasks"
           + " with `fsm start MACHINE --store " + where + "`)");
     }
-    checkMachines(store, global.machines());
+    OnlyMachines.check(onlyMachines, store, global.machines());
     // With JSON lines stdout carries nothing else: -v's text lines stay off.
     RunEvents events = global.json() ? new RunEvents(out, store.clock(), store::versions) : null;
     RunListener listener = RunListener.both(
@@ -236,27 +232,6 @@ public final class Run implements Callable<Integer> {
       }
     }
     return 0;
-  }
-
-  /** A mistyped --machine would leave the runner idle forever: refused instead. */
-  private void checkMachines(Store store, Path folder) {
-    Map<String, Path> files = null;
-    for (String name : onlyMachines) {
-      if (!store.versions(name).isEmpty()) {
-        continue;
-      }
-      if (files == null) {
-        files = MachineFiles.inFolder(folder);
-      }
-      if (!files.containsKey(name)) {
-        Set<String> known = new TreeSet<>(files.keySet());
-        store.allVersions().forEach(v -> known.add(v.machine()));
-        String hint = DidYouMean.hint(name, known);
-        store.close();
-        throw new FsmException("--machine " + name + ": no machine `" + name + "` in the store"
-            + " or in machines folder " + folder + (hint == null ? "" : "; " + hint));
-      }
-    }
   }
 
   private Duration duration(String option, String text) {
