@@ -43,7 +43,8 @@ public final class MetricsServer implements AutoCloseable {
     if (System.getProperty(REQUEST_TIME) == null) {
       System.setProperty(REQUEST_TIME, "5");
     }
-    HTTPServer.Builder builder = HTTPServer.builder().port(address.port()).registry(registry);
+    HTTPServer.Builder builder = HTTPServer.builder(RunMetrics.CONFIG).port(address.port())
+        .registry(registry);
     if (!address.host().isEmpty()) {
       try {
         builder.inetAddress(InetAddress.getByName(address.host()));

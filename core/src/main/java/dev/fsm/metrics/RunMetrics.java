@@ -5,6 +5,7 @@ import dev.fsm.engine.RunListener;
 import dev.fsm.engine.Runner;
 import dev.fsm.task.Change;
 import dev.fsm.task.Transition;
+import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -35,41 +36,48 @@ public final class RunMetrics implements RunListener {
   public static final List<Double> COMMIT_BUCKETS = List.of(0.0005, 0.001, 0.0025, 0.005, 0.01,
       0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0);
 
+  /**
+   * The client's settings, fixed here: by default it also reads a prometheus.properties file,
+   * system properties and environment variables, which could change the documented buckets or
+   * the port given with --metrics.
+   */
+  static final PrometheusProperties CONFIG = PrometheusProperties.builder().build();
+
   private static final String SUMMED = " Counts this runner's work: sum across runners.";
   private static final String OWN = " This runner's: sum across runners.";
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
-  private final Counter transitions = Counter.builder()
+  private final Counter transitions = Counter.builder(CONFIG)
       .name("fsm_transitions_total")
       .help("History entries this runner recorded, by the state left and the event (moves,"
           + " errors, sleeps, releases)." + SUMMED)
       .labelNames("machine", "state", "event")
       .register(registry);
-  private final Counter attempts = Counter.builder()
+  private final Counter attempts = Counter.builder(CONFIG)
       .name("fsm_attempts_total")
       .help("Attempts of a state's action that ended and were recorded." + SUMMED)
       .labelNames("machine", "state")
       .register(registry);
-  private final Counter errors = Counter.builder()
+  private final Counter errors = Counter.builder(CONFIG)
       .name("fsm_errors_total")
       .help("Attempts that ended in an error or a timeout, whether the retry policy retried it,"
           + " an edge routed it or it failed the task." + SUMMED)
       .labelNames("machine", "state")
       .register(registry);
-  private final Counter timeouts = Counter.builder()
+  private final Counter timeouts = Counter.builder(CONFIG)
       .name("fsm_timeouts_total")
       .help("Attempts stopped by their state's timeout (also counted in fsm_errors_total)."
           + SUMMED)
       .labelNames("machine", "state")
       .register(registry);
-  private final Histogram durations = Histogram.builder()
+  private final Histogram durations = Histogram.builder(CONFIG)
       .name("fsm_attempt_duration_seconds")
       .help("How long the actions of ended attempts ran, successes and errors alike." + SUMMED)
       .labelNames("machine", "state")
       .classicUpperBounds(bounds(ATTEMPT_BUCKETS))
       .classicOnly()
       .register(registry);
-  private final Histogram commits = Histogram.builder()
+  private final Histogram commits = Histogram.builder(CONFIG)
       .name("fsm_store_commit_seconds")
       .help("How long the runner's writes of outcomes to the store took: one batch of recorded"
           + " outcomes, made durable together, or one record." + SUMMED)
@@ -87,17 +95,17 @@ public final class RunMetrics implements RunListener {
    * and the leases it holds.
    */
   public void watch(Runner runner) {
-    GaugeWithCallback.builder()
+    GaugeWithCallback.builder(CONFIG)
         .name("fsm_workers")
         .help("Actions this runner may run at once (--workers)." + OWN)
         .callback(c -> c.call(runner.workers()))
         .register(registry);
-    GaugeWithCallback.builder()
+    GaugeWithCallback.builder(CONFIG)
         .name("fsm_running_actions")
         .help("Actions running now on this runner." + OWN)
         .callback(c -> c.call(runner.running()))
         .register(registry);
-    GaugeWithCallback.builder()
+    GaugeWithCallback.builder(CONFIG)
         .name("fsm_leases_held")
         .help("Tasks this runner holds leases on now: running, or claimed ahead of a free"
             + " worker." + OWN)

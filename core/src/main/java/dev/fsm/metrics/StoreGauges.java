@@ -60,7 +60,7 @@ public final class StoreGauges implements AutoCloseable {
   public static StoreGauges start(PrometheusRegistry registry, Operations operations,
       Consumer<String> problems) {
     StoreGauges gauges = new StoreGauges(operations, problems);
-    GaugeWithCallback.builder()
+    GaugeWithCallback.builder(RunMetrics.CONFIG)
         .name("fsm_tasks")
         .help("Tasks by machine and status, as fsm machines and fsm stats count them." + MAXED)
         .labelNames("machine", "status")
@@ -70,7 +70,7 @@ public final class StoreGauges implements AutoCloseable {
           }
         }))
         .register(registry);
-    GaugeWithCallback.builder()
+    GaugeWithCallback.builder(RunMetrics.CONFIG)
         .name("fsm_breaker_state")
         .help("Circuit breaker of each machine that has one: 1 for the state it is in (closed,"
             + " open, half-open), 0 for the others." + MAXED)

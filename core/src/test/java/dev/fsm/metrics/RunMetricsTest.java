@@ -213,6 +213,24 @@ class RunMetricsTest {
     }
   }
 
+  @Test
+  void theClientsOwnSettingsFromOutsideChangeNeitherThePortNorTheBuckets() {
+    String port = "io.prometheus.exporter.http_server.port";
+    String buckets = "io.prometheus.metrics.histogram_classic_upper_bounds";
+    System.setProperty(port, "9");
+    System.setProperty(buckets, "1,2");
+    try (MetricsServer server = MetricsServer.start(new MetricsAddress("127.0.0.1", 0),
+        new RunMetrics().registry())) {
+      assertThat(server.port()).isNotEqualTo(9);
+      Exposition served = Exposition.scrape(server.url());
+      assertThat(served.find("fsm_store_commit_seconds_bucket", Map.of()))
+          .hasSize(RunMetrics.COMMIT_BUCKETS.size() + 1);
+    } finally {
+      System.clearProperty(port);
+      System.clearProperty(buckets);
+    }
+  }
+
   /** How the text format writes a bucket bound: as a float, {@code 1.0}, {@code 0.005}. */
   private static String le(double bound) {
     return Double.toString(bound);
