@@ -35,7 +35,7 @@ _fsm() {
       machines) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       upgrade) COMPREPLY=($(compgen -W "--dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       start) COMPREPLY=($(compgen -W "--id --context --at --from --print-ids -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
-      run) COMPREPLY=($(compgen -W "--workers --until-idle --once --plugins --grace --lease --machine -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      run) COMPREPLY=($(compgen -W "--workers --until-idle --once --plugins --grace --lease --metrics --machine -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       send) COMPREPLY=($(compgen -W "--until --reason --to --after-step --machine --state --status --dry-run -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       signal) COMPREPLY=($(compgen -W "--context -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       ls) COMPREPLY=($(compgen -W "--machine --state --status --sort --reverse --limit -q --quiet -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
@@ -59,7 +59,7 @@ _fsm() {
 }
 
 _fsm_value_options() {
-  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --lease --machine --until --reason --to --state --status --sort --limit --since --older-than --interval -n --count --tasks --runners --states --sends --seconds --writers --context-bytes --dir"
+  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --lease --metrics --machine --until --reason --to --state --status --sort --limit --since --older-than --interval -n --count --tasks --runners --states --sends --seconds --writers --context-bytes --dir"
 }
 
 complete -o default -F _fsm fsm

@@ -56,12 +56,14 @@ class ArchitectureTest {
 
   /**
    * cli -> access -> worker/control -> operations -> engine -> store <- store.embedded,
-   * store.postgres; only access names a kind of store.
+   * store.postgres; only access names a kind of store. metrics, beside them, hears the engine
+   * and reads through operations; nothing in core uses it (cli wires it to a runner).
    */
   @ArchTest
   static final ArchRule layers = layeredArchitecture()
       .consideringOnlyDependenciesInLayers()
       .layer("access").definedBy("dev.fsm.access..")
+      .layer("metrics").definedBy("dev.fsm.metrics..")
       .layer("worker").definedBy("dev.fsm.worker..")
       .layer("control").definedBy("dev.fsm.control..")
       .layer("operations").definedBy("dev.fsm.operations..")
@@ -70,13 +72,15 @@ class ArchitectureTest {
       .layer("postgresql store").definedBy("dev.fsm.store.postgres..")
       .layer("store").definedBy("dev.fsm.store")
       .whereLayer("access").mayNotBeAccessedByAnyLayer()
+      .whereLayer("metrics").mayNotBeAccessedByAnyLayer()
       .whereLayer("worker").mayOnlyBeAccessedByLayers("access")
       .whereLayer("control").mayOnlyBeAccessedByLayers("access", "worker")
-      .whereLayer("operations").mayOnlyBeAccessedByLayers("access", "worker", "control")
+      .whereLayer("operations").mayOnlyBeAccessedByLayers("access", "worker", "control",
+          "metrics")
       .whereLayer("engine").mayOnlyBeAccessedByLayers("access", "worker", "control",
-          "operations")
+          "operations", "metrics")
       .whereLayer("embedded store").mayOnlyBeAccessedByLayers("access", "worker")
       .whereLayer("postgresql store").mayOnlyBeAccessedByLayers("access")
       .whereLayer("store").mayOnlyBeAccessedByLayers("access", "worker", "control",
-          "operations", "engine", "embedded store", "postgresql store");
+          "operations", "engine", "embedded store", "postgresql store", "metrics");
 }

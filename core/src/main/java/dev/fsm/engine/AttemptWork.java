@@ -33,10 +33,12 @@ final class AttemptWork {
   private final Clock clock;
   private final String owner;
   private final PendingUpgrades upgrades;
+  private final RunListener listener;
 
   AttemptWork(Store store, MachineLibrary machines, ActionRunner actions, Timeouts timeouts,
-      Clock clock, String owner) {
+      Clock clock, String owner, RunListener listener) {
     this.store = store;
+    this.listener = listener;
     this.machines = machines;
     this.actions = actions;
     this.timeouts = timeouts;
@@ -78,7 +80,7 @@ final class AttemptWork {
           return Optional.of(new Change(move.next().withLease(null), move.entry()));
         }
         try {
-          store.record(owner, move);
+          record(move);
         } catch (LeaseLostException e) {
           return Optional.empty();
         }
@@ -92,12 +94,12 @@ final class AttemptWork {
     boolean open = atMostOnce && Step.attemptOpen(store.history(task.id()), task.state());
     Plan plan = Step.claimed(task, machine, open, now, random, by);
     if (plan instanceof Plan.Record record) {
-      return Optional.of(record.change());
+      return ended(f, machine, Optional.of(record.change()), false);
     }
     Plan.RunAction run = (Plan.RunAction) plan;
     if (run.startRecord().isPresent()) {
       try {
-        store.record(owner, run.startRecord().get());
+        record(run.startRecord().get());
       } catch (LeaseLostException e) {
         return Optional.empty();
       }
@@ -126,7 +128,39 @@ final class AttemptWork {
     if (outcome instanceof ActionOutcome.Event) {
       timeouts.succeeded(machine.name(), state, Duration.between(started, end));
     }
-    return Step.finished(run.task(), machine, outcome, started, end, limit.text(), random, by);
+    boolean timedOut = outcome instanceof ActionOutcome.Stopped halted
+        && halted.reason() == Attempt.StopReason.TIMEOUT;
+    return ended(f, machine, Step.finished(run.task(), machine, outcome, started, end,
+        limit.text(), random, by), timedOut);
+  }
+
+  /** Records a change at once (not through the completer), telling how long it took. */
+  private void record(Change change) {
+    long began = System.nanoTime();
+    store.record(owner, change);
+    listener.committed(1, Duration.ofNanos(System.nanoTime() - began));
+  }
+
+  /**
+   * {@code change}, after noting in {@code f} the attempt it ends, if it ends one: by the rule
+   * {@code fsm stats} and the breaker follow ({@link AttemptResult}).
+   */
+  private static Optional<Change> ended(Runner.InFlight f, Machine machine,
+      Optional<Change> change, boolean timedOut) {
+    change.ifPresent(c -> {
+      State from = machine.state(c.entry().from()).orElse(null);
+      AttemptEnd.Result result = switch (AttemptResult.of(c.entry(), from)) {
+        case SUCCEEDED -> AttemptEnd.Result.SUCCEEDED;
+        case FAILED -> timedOut ? AttemptEnd.Result.TIMEOUT : AttemptEnd.Result.ERROR;
+        case SLEPT -> AttemptEnd.Result.SLEPT;
+        case NONE -> null;
+      };
+      if (result != null) {
+        f.ended = new AttemptEnd(c.next().id(), c.next().machine(), c.entry().from(), result,
+            Duration.ofMillis(c.entry().durationMillis()));
+      }
+    });
+    return change;
   }
 
   private static String workerNumber() {

@@ -2,6 +2,7 @@ package dev.fsm.engine;
 
 import dev.fsm.store.Store;
 import dev.fsm.task.Change;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,10 +21,13 @@ final class Completer {
   /** The most outcomes recorded with one write. */
   static final int BATCH = 512;
 
-  /** An outcome to record, and what to do once it is recorded or dropped. */
-  record Item(Change change, Runnable after) {}
+  /**
+   * An outcome to record, the attempt it ends (null when it ends none), and what to do once it
+   * is recorded or dropped.
+   */
+  record Item(Change change, AttemptEnd ended, Runnable after) {}
 
-  private static final Item STOP = new Item(null, null);
+  private static final Item STOP = new Item(null, null, null);
 
   private final Store store;
   private final String owner;
@@ -49,9 +53,12 @@ final class Completer {
     thread.start();
   }
 
-  /** Queues an outcome; {@code after} runs on the completer's thread once it is settled. */
-  void submit(Change change, Runnable after) {
-    queue.add(new Item(change, after));
+  /**
+   * Queues an outcome, which ends attempt {@code ended} (null when none); {@code after} runs on
+   * the completer's thread once it is settled.
+   */
+  void submit(Change change, AttemptEnd ended, Runnable after) {
+    queue.add(new Item(change, ended, after));
   }
 
   /** Records everything queued so far, then stops the thread. */
@@ -95,8 +102,12 @@ final class Completer {
     Set<String> lost;
     try {
       // A batch that failed for want of the store changed nothing: it is tried again as it is.
-      Optional<Set<String>> answer = outage.retry("recording outcomes",
-          () -> store.recordAll(owner, changes), giveUp);
+      Optional<Set<String>> answer = outage.retry("recording outcomes", () -> {
+        long began = System.nanoTime();
+        Set<String> dropped = store.recordAll(owner, changes);
+        listener.committed(changes.size(), Duration.ofNanos(System.nanoTime() - began));
+        return dropped;
+      }, giveUp);
       if (answer.isEmpty()) {
         listener.problem("stopped before the store came back: " + changes.size()
             + " outcome(s) not recorded; their tasks run again once their leases end");
@@ -116,6 +127,9 @@ final class Completer {
         listener.discarded(id, "its lease was lost or an operator's command came first");
       } else {
         listener.recorded(item.change());
+        if (item.ended() != null) {
+          listener.attemptEnded(item.ended());
+        }
       }
       item.after().run();
     }

@@ -199,7 +199,7 @@ final class LeaseGuard implements AutoCloseable {
       }
     }
     if (!stop.isEmpty()) {
-      listener.problem("lease could not be renewed (store unreachable or too slow): stopping "
+      listener.problem(RunListener.Topic.LEASE, "lease could not be renewed (store unreachable or too slow): stopping "
           + stop.size() + " running action(s) before it ends, in "
           + TimeUnit.NANOSECONDS.toMillis(grace.toNanos() + margin) + " ms; their tasks run"
           + " again once claimed");

@@ -66,6 +66,8 @@ public final class Runner implements OperatorListener {
     volatile boolean atMostOnce;
     /** Set when {@code fsm upgrade} waits for this attempt: the task moves once it is recorded. */
     volatile boolean upgradeAfter;
+    /** The attempt the outcome to record ends, if it ends one (see {@link AttemptWork}). */
+    volatile AttemptEnd ended;
   }
 
   /** A task claimed ahead, held (leased, renewed, told commands) until a worker starts it. */
@@ -89,7 +91,8 @@ public final class Runner implements OperatorListener {
     this.listener = counting(listener, counters);
     // Seeded from the store, so adaptive timeouts survive a restart instead of starting over.
     Timeouts timeouts = new Timeouts(RecentSuccesses.seed(store, this.listener));
-    this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner());
+    this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner(),
+        this.listener);
     this.limits = new RunLimits(store, machines, this.listener, clock, options.machines());
     this.outage = new StoreOutage(this.listener, wait -> {
       sleep(wait);
@@ -118,6 +121,16 @@ public final class Runner implements OperatorListener {
   /** The actions running now. */
   public int running() {
     return busy.get();
+  }
+
+  /** The tasks this runner holds leases on now: claimed (running or ahead) and not recorded. */
+  public int held() {
+    return inFlight.size();
+  }
+
+  /** How many actions it runs at once. */
+  public int workers() {
+    return options.workers();
   }
 
   /**
@@ -151,29 +164,14 @@ public final class Runner implements OperatorListener {
    * (retried, routed by an edge, or failing the task), or else a transition.
    */
   private static RunListener counting(RunListener listener, RunCounters counters) {
-    return new RunListener() {
+    RunListener count = new RunListener() {
       @Override
       public void recorded(Change change) {
         boolean error = AttemptErrors.isError(change.entry());
         (error ? counters.errors : counters.transitions).incrementAndGet();
-        listener.recorded(change);
-      }
-
-      @Override
-      public void discarded(String taskId, String why) {
-        listener.discarded(taskId, why);
-      }
-
-      @Override
-      public void breaker(String machine, Breaker.Change change) {
-        listener.breaker(machine, change);
-      }
-
-      @Override
-      public void problem(String message) {
-        listener.problem(message);
       }
     };
+    return RunListener.both(count, listener);
   }
 
   /** Stops claiming; running actions get the grace period to finish, then are released. */
@@ -391,7 +389,7 @@ public final class Runner implements OperatorListener {
           f.attempt.stop(Attempt.StopReason.LEASE_LOST);
         }
         if (change.isPresent() && !stopNow) {
-          completer.submit(change.get(), () -> {
+          completer.submit(change.get(), f.ended, () -> {
             if (f.upgradeAfter) {
               moveUpgraded(task.id());
             }
@@ -492,7 +490,7 @@ public final class Runner implements OperatorListener {
       // The next renewal tries again; a lease that runs out meanwhile is reported lost then.
       outage.went("renewing leases", e, Duration.ofMillis(options.lease().toMillis() / 3));
     } catch (RuntimeException e) {
-      listener.problem("could not renew leases: " + e.getMessage());
+      listener.problem(RunListener.Topic.LEASE, "could not renew leases: " + e.getMessage());
     }
   }
 

@@ -70,7 +70,7 @@ final class StoreOutage {
       down = true;
       downSince = System.nanoTime();
     }
-    listener.problem("store unavailable (" + what + "): " + e.getMessage() + "; retrying every "
+    listener.problem(RunListener.Topic.STORE_UNAVAILABLE, "store unavailable (" + what + "): " + e.getMessage() + "; retrying every "
         + seconds(wait) + " to " + seconds(LONGEST_WAIT) + ", nothing recorded is lost");
   }
 
@@ -84,7 +84,7 @@ final class StoreOutage {
       down = false;
       since = downSince;
     }
-    listener.problem("store reachable again after "
+    listener.problem(RunListener.Topic.STORE_AVAILABLE, "store reachable again after "
         + seconds(Duration.ofNanos(System.nanoTime() - since)) + "; carrying on");
   }
 

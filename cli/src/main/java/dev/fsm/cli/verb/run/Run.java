@@ -5,11 +5,11 @@ import dev.fsm.access.StoreAccess;
 import dev.fsm.action.ActionOptions;
 import dev.fsm.action.Actions;
 import dev.fsm.action.ProgramLedger;
+import dev.fsm.cli.common.BuildVersion;
 import dev.fsm.cli.common.GlobalOptions;
-import dev.fsm.cli.common.MachineFiles;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
-import dev.fsm.diagnostic.DidYouMean;
+import dev.fsm.engine.RunListener;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
 import dev.fsm.model.Durations;
@@ -20,6 +20,7 @@ import dev.fsm.store.StorePurpose;
 import dev.fsm.worker.Worker;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -28,17 +29,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import sun.misc.Signal;
 
 /** {@code fsm run}: the worker loop. */
 @Command(
@@ -50,11 +47,19 @@ import sun.misc.Signal;
           + " workers and durably records each outcome. While it runs, other fsm commands on"
           + " the same store reach it through a control socket beside the store.",
       "Ctrl-C or SIGTERM once: stop claiming, let running actions finish (releasing them after"
-          + " the grace period), exit 0. Twice: stop at once."
+          + " the grace period), exit 0. Twice: stop at once.",
+      "With --output json, stdout carries one JSON object a line and nothing else: a"
+          + " `transition` line for each transition recorded (task, machine, from, event, to,"
+          + " status, duration_ms, attempt, error...) and a line for each runner event"
+          + " (started, stopping, stopped, breaker_opened, breaker_closed, store_unavailable,"
+          + " store_available, lease_problem, problem, discarded, purged). Every line has"
+          + " `type` and `time`; the keys are stable (docs/run-events.md). Messages for people"
+          + " stay on stderr."
     },
     footer = {
       "fsm run --workers 8 --lease 30s --grace 20s --machine order",
-      "fsm run --until-idle"
+      "fsm run --until-idle",
+      "fsm run --metrics :9464 --output json > events.jsonl"
     })
 public final class Run implements Callable<Integer> {
 
@@ -93,6 +98,13 @@ public final class Run implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}; longer than --grace by at least a tenth of it, and"
           + " at least 200ms).")
   String lease;
+
+  @Option(names = "--metrics", paramLabel = "HOST:PORT",
+      description = "Serve Prometheus metrics at http://HOST:PORT/metrics: transitions,"
+          + " attempts, errors, timeouts, durations, tasks by status, breakers, leases, store"
+          + " commit latency. :PORT listens on every interface; port 0 picks a free one (the"
+          + " banner says which).")
+  String metrics;
 
   @Option(names = "--machine", paramLabel = "M",
       description = "Claim only this machine's tasks (repeatable): for hosts that have only"
@@ -140,6 +152,15 @@ public final class Run implements Callable<Integer> {
     }
     RunnerOptions.Mode mode = until == null ? RunnerOptions.Mode.FOREVER
         : until.idle ? RunnerOptions.Mode.UNTIL_IDLE : RunnerOptions.Mode.ONCE;
+    // Before the store: a port in use fails the run before it claims anything.
+    try (MetricsEndpoint served = MetricsEndpoint.start(metrics)) {
+      return run(global, out, err, mode, leaseTime, graceTime, served);
+    }
+  }
+
+  private int run(GlobalOptions global, PrintWriter out, PrintWriter err,
+      RunnerOptions.Mode mode, Duration leaseTime, Duration graceTime, MetricsEndpoint served)
+      throws IOException {
     StoreAccess access = StoreAccess.standard();
     StoreAccess.Located at = access.locate(global.store(), StorePurpose.RUN, "fsm run", true);
     String where = at.location().text();
@@ -153,7 +174,13 @@ public final class Run implements Callable<Integer> {
       err.println("fsm run: no store was at " + where + "; created an empty one (start tasks"
           + " with `fsm start MACHINE --store " + where + "`)");
     }
-    checkMachines(store, global.machines());
+    OnlyMachines.check(onlyMachines, store, global.machines());
+    // With JSON lines stdout carries nothing else: -v's text lines stay off.
+    RunEvents events = global.json() ? new RunEvents(out, store.clock(), store::versions) : null;
+    RunListener listener = RunListener.both(
+        new RunLog(global.json() ? new PrintWriter(Writer.nullWriter()) : out, err,
+            global.verbose()),
+        RunListener.both(events == null ? RunListener.NONE : events, served.listener()));
     Worker.Builder builder = Worker.builder(store)
         .machines(global.machines())
         .actions(ActionOptions.DEFAULTS.withGrace(graceTime).withPlugins(plugins))
@@ -161,7 +188,7 @@ public final class Run implements Callable<Integer> {
                 .onlyMachines(Set.copyOf(onlyMachines))
                 .claimingAhead(at.kind().ownership() == Ownership.SHARED
                     ? CLAIM_AHEAD_PER_WORKER * workers : 0),
-            new RunLog(out, err, global.verbose()))
+            listener)
         .announce(host());
     if (ledger != null) {
       builder.programLedger(ledger);
@@ -170,16 +197,24 @@ public final class Run implements Callable<Integer> {
       builder.serve(at.kind().ownership(), at.socketFolder(), "runner");
     }
     boolean live = ProgressLine.stderrIsTerminal() && !global.verbose();
-    try (Worker worker = builder.build()) {
+    try (Worker worker = builder.build();
+        MetricsEndpoint.Watching watching = served.watch(worker.runner().orElseThrow(),
+            worker.operations(), listener)) {
       if (worker.leftoversStopped() > 0) {
         err.println("fsm run: stopped " + worker.leftoversStopped() + " program(s) that a runner"
             + " killed earlier left running");
       }
       Runner runner = worker.runner().orElseThrow();
-      onSignals(runner, err);
+      StopOnSignals.install(runner, err, events);
       err.println("fsm run: " + workers + " worker" + (workers == 1 ? "" : "s") + " on "
           + where + " (pid " + ProcessHandle.current().pid() + ")"
+          + served.url().map(u -> "; metrics at " + u).orElse("")
           + (mode == RunnerOptions.Mode.FOREVER ? "; Ctrl-C to stop" : ""));
+      if (events != null) {
+        events.started(new RunStart(owner, host(), where, at.kind().name(), workers,
+            mode.name().toLowerCase(Locale.ROOT).replace('_', '-'), List.copyOf(onlyMachines),
+            leaseTime, graceTime, served.url().orElse(null), BuildVersion.get()));
+      }
       StaleMachineFiles.warn(store, global.machines(), err);
       long started = System.nanoTime();
       if (live) {
@@ -189,33 +224,16 @@ public final class Run implements Callable<Integer> {
       } else {
         runner.run();
       }
-      double seconds = (System.nanoTime() - started) / 1e9;
+      long took = System.nanoTime() - started;
       err.println(String.format(Locale.ROOT,
           "fsm run: done: %,d transitions, %,d errors in %.1f s", runner.counters().transitions(),
-          runner.counters().errors(), seconds));
+          runner.counters().errors(), took / 1e9));
+      if (events != null) {
+        events.stopped(runner.counters().transitions(), runner.counters().errors(),
+            Duration.ofNanos(took));
+      }
     }
     return 0;
-  }
-
-  /** A mistyped --machine would leave the runner idle forever: refused instead. */
-  private void checkMachines(Store store, Path folder) {
-    Map<String, Path> files = null;
-    for (String name : onlyMachines) {
-      if (!store.versions(name).isEmpty()) {
-        continue;
-      }
-      if (files == null) {
-        files = MachineFiles.inFolder(folder);
-      }
-      if (!files.containsKey(name)) {
-        Set<String> known = new TreeSet<>(files.keySet());
-        store.allVersions().forEach(v -> known.add(v.machine()));
-        String hint = DidYouMean.hint(name, known);
-        store.close();
-        throw new FsmException("--machine " + name + ": no machine `" + name + "` in the store"
-            + " or in machines folder " + folder + (hint == null ? "" : "; " + hint));
-      }
-    }
   }
 
   private Duration duration(String option, String text) {
@@ -224,26 +242,6 @@ public final class Run implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(),
           option + " " + text + ": " + e.getMessage());
-    }
-  }
-
-  /** First SIGINT/SIGTERM: a graceful stop; the second: at once. */
-  private static void onSignals(Runner runner, PrintWriter err) {
-    AtomicInteger received = new AtomicInteger();
-    for (String name : new String[] {"INT", "TERM"}) {
-      Signal.handle(new Signal(name), s -> {
-        if (received.incrementAndGet() == 1) {
-          err.println();
-          err.println("fsm run: stopping: letting " + runner.running()
-              + " running action(s) finish; Ctrl-C again to stop at once");
-          err.flush();
-          runner.stop();
-        } else {
-          err.println("fsm run: stopping at once");
-          err.flush();
-          runner.stopNow();
-        }
-      });
     }
   }
 
