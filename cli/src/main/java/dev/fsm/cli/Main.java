@@ -16,8 +16,11 @@ public final class Main {
     Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
       if (e instanceof OutOfMemoryError) {
         outOfMemory(err);
+      } else {
+        // What the JVM prints when no handler is set.
+        System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+        e.printStackTrace();
       }
-      e.printStackTrace();
     });
     int status;
     try {

@@ -199,8 +199,8 @@ final class LeaseGuard implements AutoCloseable {
       }
     }
     if (!stop.isEmpty()) {
-      listener.problem(RunListener.Topic.LEASE, "lease could not be renewed (store unreachable or too slow): stopping "
-          + stop.size() + " running action(s) before it ends, in "
+      listener.problem(RunListener.Topic.LEASE, "lease could not be renewed (store unreachable"
+          + " or too slow): stopping " + stop.size() + " running action(s) before it ends, in "
           + TimeUnit.NANOSECONDS.toMillis(grace.toNanos() + margin) + " ms; their tasks run"
           + " again once claimed");
       stop.forEach(a -> a.stop(Attempt.StopReason.LEASE_LOST));
