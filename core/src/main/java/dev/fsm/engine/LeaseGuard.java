@@ -48,7 +48,17 @@ final class LeaseGuard implements AutoCloseable {
   private final Deadlines supervisor;
   private final RunListener listener;
   private final Map<String, Held> held = new HashMap<>();
+  /**
+   * The fences of {@link #held}, unfenced and fenced apart, so that no call walks every lease (a
+   * runner holds hundreds at once, and walking them on every claim and outcome cost more than
+   * the store did). Ordered as longs: System.nanoTime() does not wrap within a runner's life.
+   */
+  private final FenceSet unfenced = new FenceSet();
+  private final FenceSet fencedSet = new FenceSet();
   private final Object lock = new Object();
+  /** The earliest unfenced fence the guard's thread last planned to wake for; under the lock. */
+  private long wakeFor;
+  private boolean wakePlanned;
   private long sentFence;
   private boolean sentAny;
   private long changes;
@@ -104,7 +114,8 @@ final class LeaseGuard implements AutoCloseable {
   /** A claimed task whose lease ends at {@code end}, as the store said from {@code asOf} on. */
   void hold(String id, Attempt attempt, Instant end, Basis asOf) {
     synchronized (lock) {
-      held.put(id, new Held(attempt, fence(end, asOf)));
+      drop(held.put(id, new Held(attempt, fence(end, asOf))));
+      unfenced.add(held.get(id).fence);
       changed();
     }
   }
@@ -121,9 +132,11 @@ final class LeaseGuard implements AutoCloseable {
         }
         if (gone.contains(id)) {
           // Stopped as lost by the runner: nothing left to fence.
-          held.remove(id);
+          drop(held.remove(id));
         } else if (!h.fenced && fence - h.fence > 0) {
+          unfenced.remove(h.fence);
           h.fence = fence;
+          unfenced.add(fence);
         }
       }
       changed();
@@ -133,7 +146,9 @@ final class LeaseGuard implements AutoCloseable {
   /** The task's attempt is over and recorded or dropped. */
   void release(String id) {
     synchronized (lock) {
-      if (held.remove(id) != null) {
+      Held h = held.remove(id);
+      if (h != null) {
+        drop(h);
         changed();
       }
     }
@@ -155,7 +170,14 @@ final class LeaseGuard implements AutoCloseable {
 
   /** A fence passed that the guard's thread has not acted on yet: the runner was stalled. */
   private boolean anyPastFence(long now) {
-    return held.values().stream().anyMatch(o -> !o.fenced && now - o.fence >= 0);
+    return !unfenced.isEmpty() && now - unfenced.first() >= 0;
+  }
+
+  /** Takes a lease no longer held out of the fence sets; null for none. Under the lock. */
+  private void drop(Held h) {
+    if (h != null) {
+      (h.fenced ? fencedSet : unfenced).remove(h.fence);
+    }
   }
 
   /**
@@ -169,8 +191,7 @@ final class LeaseGuard implements AutoCloseable {
     long ended = grace.toNanos() + margin;
     synchronized (lock) {
       // Bounded by the lease's end: a java: action deaf to its stop must not stop the runner.
-      return anyPastFence(now)
-          || held.values().stream().anyMatch(h -> h.fenced && now - (h.fence + ended) < 0);
+      return anyPastFence(now) || !fencedSet.isEmpty() && now - (fencedSet.last() + ended) < 0;
     }
   }
 
@@ -185,18 +206,20 @@ final class LeaseGuard implements AutoCloseable {
     long now = nanos.getAsLong();
     long next = -1;
     synchronized (lock) {
-      boolean due = held.values().stream().anyMatch(h -> !h.fenced && now - h.fence >= 0);
-      for (Held h : held.values()) {
-        if (h.fenced) {
-          continue;
+      if (anyPastFence(now)) {
+        for (Held h : held.values()) {
+          if (!h.fenced) {
+            h.fenced = true;
+            unfenced.remove(h.fence);
+            fencedSet.add(h.fence);
+            stop.add(h.attempt);
+          }
         }
-        if (due) {
-          h.fenced = true;
-          stop.add(h.attempt);
-        } else if (next < 0 || h.fence - now < next) {
-          next = h.fence - now;
-        }
+      } else if (!unfenced.isEmpty()) {
+        next = unfenced.first() - now;
       }
+      wakePlanned = next >= 0;
+      wakeFor = unfenced.isEmpty() ? 0 : unfenced.first();
     }
     if (!stop.isEmpty()) {
       listener.problem(RunListener.Topic.LEASE, "lease could not be renewed (store unreachable"
@@ -237,8 +260,13 @@ final class LeaseGuard implements AutoCloseable {
    * backed up. No lease held: no deadline. Called holding the lock.
    */
   private void changed() {
-    changes++;
-    lock.notifyAll();
+    // The guard's thread needs waking only for a fence earlier than the one it waits for.
+    if (!unfenced.isEmpty() && (!wakePlanned || unfenced.first() - wakeFor < 0)) {
+      changes++;
+      wakePlanned = true;
+      wakeFor = unfenced.first();
+      lock.notifyAll();
+    }
     if (held.isEmpty()) {
       if (sentAny) {
         sentAny = false;
@@ -246,14 +274,8 @@ final class LeaseGuard implements AutoCloseable {
       }
       return;
     }
-    long earliest = 0;
-    boolean first = true;
-    for (Held h : held.values()) {
-      if (first || h.fence - earliest < 0) {
-        earliest = h.fence;
-        first = false;
-      }
-    }
+    long earliest = unfenced.isEmpty() ? fencedSet.first()
+        : fencedSet.isEmpty() ? unfenced.first() : Math.min(unfenced.first(), fencedSet.first());
     if (sentAny && earliest == sentFence) {
       return;
     }

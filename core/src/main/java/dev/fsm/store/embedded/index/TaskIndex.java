@@ -169,14 +169,13 @@ public final class TaskIndex implements AutoCloseable {
   /**
    * Opens the index file for use: memory-mapped copy-on-write ({@link PrivateFileVolume}; reads
    * through a RandomAccessFile cost a system call per byte, and a shared mapping wrote every
-   * change back to disk beside the journal), no transactions, and no MapDB locking under the
-   * store's own lock.
+   * change back to disk beside the journal), no transactions, no MapDB locking under the store's
+   * own lock, and the nodes used last kept decoded ({@link NodeCache}).
    */
   public static IndexFile openFile(Path file) {
     PrivateFileVolume volume = PrivateFileVolume.open(file);
     try {
-      return new IndexFile(DBMaker.volumeDB(volume, volume.length() > 0).concurrencyDisable()
-          .make(), volume);
+      return new IndexFile(NodeCache.db(volume, NodeCache.NODES), volume);
     } catch (RuntimeException | Error e) {
       volume.close();
       throw e;
