@@ -9,6 +9,7 @@ public final class DurationSamples {
   private final long[] millis;
   private int count;
   private int next;
+  private long added;
 
   /** Keeps the last {@code capacity} samples. */
   public DurationSamples(int capacity) {
@@ -20,6 +21,17 @@ public final class DurationSamples {
     millis[next] = Math.max(0, duration.toMillis());
     next = (next + 1) % millis.length;
     count = Math.min(count + 1, millis.length);
+    added++;
+  }
+
+  /** How many samples were ever added: it changes whenever the samples do. */
+  public synchronized long added() {
+    return added;
+  }
+
+  /** How many samples it keeps at most. */
+  public int capacity() {
+    return millis.length;
   }
 
   /** How many samples are kept. */

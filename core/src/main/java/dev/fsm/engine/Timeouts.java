@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The timeout in force for each state: fixed, none, or adaptive ({@code pNN}): that percentile of
  * the state's last {@value #WINDOW} successful durations, kept between a floor and a ceiling, and
- * a default until {@value #MIN_SAMPLES} samples exist. A runner's timeouts can be seeded with the
+ * a default until {@value #MIN_SAMPLES} samples exist; a full window's percentile is computed again
+ * after every {@link #STALE_SAMPLES} new samples. A runner's timeouts can be seeded with the
  * state's recent successes found in the store, so the percentile holds across restarts.
  * Thread-safe.
  */
@@ -46,10 +47,33 @@ public final class Timeouts {
 
   private record Key(String machine, String state) {}
 
+  /** A limit computed when the samples had had {@code added} samples added. */
+  private record Computed(Timeout timeout, long added, Limit limit) {}
+
+  /**
+   * Samples a full window may gain before its percentile is computed again: sorting the window
+   * and formatting its text on every attempt was a tenth of a no-op runner's CPU, and 10 of 200
+   * samples move a percentile little. A window still filling is computed on every change.
+   */
+  static final int STALE_SAMPLES = WINDOW / 20;
+
   /** A state's samples, and whether they were seeded yet. */
   private static final class Entry {
     final DurationSamples samples = new DurationSamples(WINDOW);
     private volatile boolean seeded;
+    private volatile Computed computed;
+
+    Limit limit(Timeout timeout) {
+      long added = samples.added();
+      Computed c = computed;
+      if (c != null && c.timeout.equals(timeout) && (c.added == added
+          || samples.count() == samples.capacity() && added - c.added < STALE_SAMPLES)) {
+        return c.limit;
+      }
+      Limit limit = Timeouts.limit(timeout, samples);
+      computed = new Computed(timeout, added, limit);
+      return limit;
+    }
 
     /**
      * Adds the seed's durations the first time; callers that arrive meanwhile wait for them
@@ -99,7 +123,11 @@ public final class Timeouts {
 
   /** The limit in force now for a state of a machine. */
   public Limit limit(String machine, State state) {
-    return limit(state.timeout(), samples(machine, state));
+    Entry e = entry(machine, state.name());
+    if (state.timeout() instanceof Timeout.Percentile) {
+      e.seedOnce(seed, machine, state);
+    }
+    return e.limit(state.timeout());
   }
 
   /** The samples of a state as they stand, without seeding; created empty when new. */

@@ -44,6 +44,25 @@ class TimeoutsTest {
   }
 
   @Test
+  void aFullWindowIsComputedAgainOnlyAfterAFewNewSamples() {
+    Timeouts timeouts = new Timeouts();
+    for (int i = 0; i < Timeouts.WINDOW; i++) {
+      timeouts.succeeded("order", PAY, Duration.ofSeconds(2));
+    }
+    assertThat(timeouts.limit("order", PAY).limit()).isEqualTo(Duration.ofSeconds(2));
+    for (int i = 0; i < Timeouts.STALE_SAMPLES - 1; i++) {
+      timeouts.succeeded("order", PAY, Duration.ofSeconds(9));
+    }
+    assertThat(timeouts.limit("order", PAY).limit()).as("a few samples later").isEqualTo(
+        Duration.ofSeconds(2));
+    for (int i = 0; i < Timeouts.WINDOW; i++) {
+      timeouts.succeeded("order", PAY, Duration.ofSeconds(9));
+    }
+    assertThat(timeouts.limit("order", PAY))
+        .isEqualTo(new Timeouts.Limit(Duration.ofSeconds(9), "p95 = 9s (200 samples)"));
+  }
+
+  @Test
   void aPercentileUsesTheDefaultUntilEnoughSamplesExist() {
     DurationSamples samples = new DurationSamples(Timeouts.WINDOW);
     for (int i = 0; i < Timeouts.MIN_SAMPLES - 1; i++) {

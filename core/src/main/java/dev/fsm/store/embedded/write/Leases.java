@@ -37,8 +37,11 @@ public final class Leases {
 
   private record Ending(Instant until, String id) {}
 
-  private static final Comparator<Ending> BY_END =
-      Comparator.comparing(Ending::until).thenComparing(Ending::id);
+  /** By end, then id; written out, as the composed comparator's lambdas were a hot spot. */
+  private static final Comparator<Ending> BY_END = (a, b) -> {
+    int c = a.until.compareTo(b.until);
+    return c != 0 ? c : a.id.compareTo(b.id);
+  };
 
   private final Map<String, Held> byId = new HashMap<>();
   /** Leases whose tasks are held out of the due queue, by end. */
