@@ -27,28 +27,9 @@ JAR=cli/target/fsm.jar
 [[ -f $JAR ]] || { echo "pg-fleet: $JAR not found; build it: mvn -B -q package -DskipTests" >&2; exit 1; }
 [[ -x $PGBIN/initdb ]] || { echo "pg-fleet: no PostgreSQL binaries in $PGBIN (apt-get install postgresql-15, or set PGBIN)" >&2; exit 1; }
 
-work=$(mktemp -d /tmp/fsm-pg-fleet.XXXXXX)
-chmod 755 "$work"
-as_db=()
-if [[ $(id -u) == 0 ]]; then as_db=(runuser -u nobody --); fi
-pids=()
-cleanup() {
-  set +e
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  "${as_db[@]}" "$PGBIN/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-port=55432
-while (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-mkdir "$work/pg" && chown "$("${as_db[@]}" id -u)" "$work/pg" 2>/dev/null || true
-"${as_db[@]}" "$PGBIN/initdb" -D "$work/pg" -U fsm --auth=trust -E UTF8 --locale=C >"$work/initdb.log"
-"${as_db[@]}" "$PGBIN/pg_ctl" -D "$work/pg" -w -l "$work/pg/server.log" \
-  -o "-p $port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on" \
-  start >/dev/null
-psql() { PGOPTIONS='--client-min-messages=warning' command psql -X -q -h 127.0.0.1 -p "$port" -U fsm -v ON_ERROR_STOP=1 "$@"; }
-psql -d postgres -c "CREATE DATABASE fsm"
+PG_WORK_PREFIX=fsm-pg-fleet
+# shellcheck source=bench/throwaway-pg.sh
+source bench/throwaway-pg.sh
 base="postgresql://fsm@127.0.0.1:$port/fsm"
 echo "PostgreSQL $(psql -d fsm -Atc 'SHOW server_version') on port $port: fsync=$(psql -d fsm -Atc 'SHOW fsync'), synchronous_commit=$(psql -d fsm -Atc 'SHOW synchronous_commit'), full_page_writes=$(psql -d fsm -Atc 'SHOW full_page_writes'); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
