@@ -28,7 +28,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -109,6 +111,21 @@ public final class EmbeddedReader implements Store {
   @Override
   public synchronized List<Task> list(TaskQuery query) {
     return index.list(query);
+  }
+
+  @Override
+  public synchronized List<String> ids(TaskQuery query) {
+    return index.ids(query).orElseGet(() -> Store.super.ids(query));
+  }
+
+  /** Ids a caller just listed: an id of no task reads as no entries, as the contract allows. */
+  @Override
+  public synchronized Map<String, List<Transition>> histories(List<String> ids) {
+    Map<String, List<Transition>> out = new LinkedHashMap<>();
+    for (String id : ids) {
+      out.put(id, index.history(id));
+    }
+    return out;
   }
 
   @Override

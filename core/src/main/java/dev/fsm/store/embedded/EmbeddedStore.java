@@ -345,6 +345,12 @@ public final class EmbeddedStore implements Store {
     });
   }
 
+  @Override
+  public List<String> ids(TaskQuery query) {
+    Optional<List<String>> ids = gate.locked(() -> index.ids(query));
+    return ids.orElseGet(() -> Store.super.ids(query));
+  }
+
   /** Most tasks whose histories one hold of the store's lock reads for {@link #errors}. */
   private static final int ERROR_PAGE = 500;
 

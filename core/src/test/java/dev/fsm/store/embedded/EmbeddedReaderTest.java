@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.fsm.store.Store;
+import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.Workload.Seen;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.JournalDamagedException;
@@ -13,6 +14,9 @@ import dev.fsm.store.embedded.owner.StoreInUseException;
 import dev.fsm.store.embedded.recovery.CleanMarker;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -20,7 +24,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -58,6 +65,35 @@ class EmbeddedReaderTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       assertThat(store.openReport().rebuilt()).as("the marker still vouches for the index")
           .isFalse();
+    }
+  }
+
+  @Test
+  void idsAndHistoriesReadAsTheWritingOpenReadsThem() {
+    Path folder = dir.resolve("store");
+    closedWithWorkload(folder);
+    List<TaskQuery> queries = List.of(
+        new TaskQuery(Optional.of("order"), Optional.empty(), Optional.empty(), Optional.empty(),
+            100, TaskQuery.Order.DESCENDING),
+        new TaskQuery(Optional.of("refund"), Optional.empty(), Optional.of(TaskStatus.RUNNABLE),
+            Optional.of("w-30"), 5, TaskQuery.Order.ASCENDING),
+        TaskQuery.all(100));
+    Map<TaskQuery, List<String>> listed = new HashMap<>();
+    List<String> all;
+    Map<String, List<Transition>> histories;
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      queries.forEach(q -> listed.put(q, store.list(q).stream().map(Task::id).toList()));
+      all = listed.get(TaskQuery.all(100));
+      histories = store.histories(all);
+    }
+    try (Store store = EmbeddedReader.open(folder, EmbeddedStoreOptions.defaults())) {
+      assertThat(store).isInstanceOf(EmbeddedReader.class);
+      for (TaskQuery q : queries) {
+        assertThat(store.ids(q)).as(q.toString()).isEqualTo(listed.get(q)).isNotEmpty();
+      }
+      assertThat(store.histories(all)).isEqualTo(histories);
+      assertThat(store.histories(List.of("no-such-task"))).containsEntry("no-such-task",
+          List.of());
     }
   }
 

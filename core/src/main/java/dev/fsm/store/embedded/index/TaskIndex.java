@@ -560,6 +560,17 @@ public final class TaskIndex implements AutoCloseable {
     return page;
   }
 
+  /**
+   * The ids {@link #list} gives for a query in id order with a filter, without reading the
+   * tasks: their groups know them. Empty for any other query, which {@link #list} serves.
+   */
+  public Optional<List<String>> ids(TaskQuery query) {
+    boolean filtered = query.machine().isPresent() || query.state().isPresent()
+        || !query.statuses().isEmpty();
+    return query.sort() == TaskQuery.Sort.ID && filtered ? Optional.of(groups.ids(query))
+        : Optional.empty();
+  }
+
   /** Tasks decoded as an iteration over their stored bytes reaches them. */
   private record Decoding(Iterator<byte[]> bytes) implements Iterator<Task> {
     @Override
