@@ -127,10 +127,12 @@ final class FastLine {
 
   /**
    * A value picocli would take as plain text: not an option, an argument file ({@code @file}),
-   * a verb name or anything a path cannot hold.
+   * a name of a verb the fast path ran first (as picocli may read it so) or anything a path
+   * cannot hold.
    */
   private static boolean plain(String value) {
     return value != null && !value.isEmpty() && !value.startsWith("-") && !value.startsWith("@")
-        && !VERBS.containsKey(value) && !value.equals("help") && value.indexOf('\0') < 0;
+        && !value.equals("validate") && !value.equals("send") && !value.equals("help")
+        && value.indexOf('\0') < 0;
   }
 }
