@@ -1,6 +1,7 @@
 package dev.fsm.cli;
 
 import dev.fsm.cli.common.GlobalOptions;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,15 +17,22 @@ import java.util.Set;
  */
 final class FastLine {
 
-  /** The verbs the fast path runs, with the value options each accepts after its name. */
-  private static final Map<String, Set<String>> VERBS = Map.of(
-      "validate", Set.of(),
-      "send", Set.of("--until", "--reason"));
+  /** The options a verb accepts after its name: those taking a value, and flags. */
+  private record Options(Set<String> values, Set<String> flags) {}
+
+  /** The verbs the fast path runs, with their options. */
+  private static final Map<String, Options> VERBS = Map.of(
+      "validate", new Options(Set.of(), Set.of()),
+      "send", new Options(Set.of("--until", "--reason"), Set.of()),
+      "show", new Options(Set.of(), Set.of()),
+      "stats", new Options(Set.of(), Set.of()),
+      "ls", new Options(Set.of("--limit", "--machine", "--state", "--status", "--sort"),
+          Set.of("--reverse", "-q", "--quiet")));
 
   final GlobalOptions global;
   final String verb;
   final List<String> words;
-  /** The verb's own options, by name. */
+  /** The verb's own options, by name; a flag given has the value "true". */
   final Map<String, String> options;
 
   private FastLine(GlobalOptions global, String verb, List<String> words,
@@ -37,6 +45,11 @@ final class FastLine {
 
   /** The parsed line, or null when it is not in the strict form. */
   static FastLine parse(String[] args, Map<String, String> env) {
+    return parse(args, env, null);
+  }
+
+  /** As {@link #parse(String[], Map)}, with {@code err} for the notices of a verb that waits. */
+  static FastLine parse(String[] args, Map<String, String> env, PrintWriter err) {
     String store = null;
     Path machines = null;
     GlobalOptions.Output output = GlobalOptions.Output.text;
@@ -52,7 +65,15 @@ final class FastLine {
       String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('='))
           : arg;
       String inline = name.equals(arg) ? null : arg.substring(name.length() + 1);
-      boolean verbOption = verb != null && VERBS.get(verb).contains(name);
+      boolean verbOption = verb != null && VERBS.get(verb).values().contains(name);
+      if (verb != null && VERBS.get(verb).flags().contains(name)) {
+        // -q and --quiet are one option: picocli rejects giving both, as a repeat.
+        if (inline != null || !seen.add(name.equals("-q") ? "--quiet" : name)) {
+          return null;
+        }
+        options.put(name.equals("-q") ? "--quiet" : name, "true");
+        continue;
+      }
       if (!isGlobal(name) && !verbOption) {
         if (verb == null && VERBS.containsKey(arg)) {
           verb = arg;
@@ -93,8 +114,8 @@ final class FastLine {
         default -> options.put(name, value);
       }
     }
-    return verb == null ? null : new FastLine(GlobalOptions.given(env, store, machines, output,
-        noColor, verbose), verb, words, options);
+    return verb == null ? null : new FastLine(GlobalOptions.given(env, err, store, machines,
+        output, noColor, verbose), verb, words, options);
   }
 
   private static boolean isGlobal(String name) {
@@ -106,10 +127,12 @@ final class FastLine {
 
   /**
    * A value picocli would take as plain text: not an option, an argument file ({@code @file}),
-   * a verb name or anything a path cannot hold.
+   * a name of a verb the fast path ran first (as picocli may read it so) or anything a path
+   * cannot hold.
    */
   private static boolean plain(String value) {
     return value != null && !value.isEmpty() && !value.startsWith("-") && !value.startsWith("@")
-        && !VERBS.containsKey(value) && !value.equals("help") && value.indexOf('\0') < 0;
+        && !value.equals("validate") && !value.equals("send") && !value.equals("help")
+        && value.indexOf('\0') < 0;
   }
 }

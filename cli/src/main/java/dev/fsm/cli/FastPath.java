@@ -14,9 +14,10 @@ import java.util.OptionalInt;
  * Runs the most common command lines without building picocli's command tree, because start-up
  * is part of the product: picocli's reflective set-up costs more than the JVM's own start.
  *
- * <p>It recognises a strict subset (see {@link FastLine}) of {@code fsm validate [PATH...]} and
- * of {@code fsm send ID COMMAND [--until T] [--reason TEXT]} to a store a runner serves, with
- * the global options, and hands anything else, including every help, usage error and unusual
+ * <p>It recognises a strict subset (see {@link FastLine}) of {@code fsm validate [PATH...]}, of
+ * {@code fsm send ID COMMAND [--until T] [--reason TEXT]} to a store a runner serves, and of the
+ * read verbs {@code show}, {@code ls} and {@code stats} (see {@link FastRead}), with the global
+ * options, and hands anything else, including every help, usage error and unusual
  * spelling, to the full parser. Tests check both routes print the same for the same command line.
  */
 final class FastPath {
@@ -26,14 +27,20 @@ final class FastPath {
   /** The exit status after running the command line, or empty when picocli must parse it. */
   static OptionalInt tryRun(String[] args, Map<String, String> env, PrintWriter out,
       PrintWriter err) {
-    FastLine line = FastLine.parse(args, env);
+    FastLine line = FastLine.parse(args, env, err);
     if (line == null) {
       return OptionalInt.empty();
     }
     try {
-      if (line.verb.equals("send")) {
-        return FastSend.tryRun(line.global, line.words, line.options.get("--until"),
-            line.options.get("--reason"), out);
+      switch (line.verb) {
+        case "send" -> {
+          return FastSend.tryRun(line.global, line.words, line.options.get("--until"),
+              line.options.get("--reason"), out);
+        }
+        case "show", "ls", "stats" -> {
+          return FastRead.tryRun(line.verb, line.global, line.words, line.options, out, err);
+        }
+        default -> { }
       }
       List<Path> paths = new ArrayList<>();
       for (String word : line.words) {

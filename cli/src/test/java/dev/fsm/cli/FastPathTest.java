@@ -54,6 +54,76 @@ class FastPathTest {
   }
 
   @Test
+  void handlesCommonReadLinesExactlyLikePicocli() {
+    String store = dir.resolve("store").toString();
+    String[] at = {"--store", store, "--machines", dir.toString()};
+    for (String id : List.of("t1", "t2", "u1")) {
+      assertThat(picocli(concat(at, "start", "good", "--id", id)).exit()).isZero();
+    }
+    assertThat(picocli(concat(at, "send", "t2", "pause")).exit()).isZero();
+    List<String[]> lines = List.of(
+        new String[] {"show", "t1"},
+        new String[] {"show", "u"},
+        new String[] {"show", "t"},
+        new String[] {"show", "none"},
+        new String[] {"show", "t2", "--output", "json"},
+        new String[] {"ls"},
+        new String[] {"ls", "--limit", "1"},
+        new String[] {"ls", "--limit=2", "--reverse"},
+        new String[] {"ls", "-q", "--sort", "id", "--reverse"},
+        new String[] {"ls", "--quiet", "--sort=updated"},
+        new String[] {"ls", "--status", "paused"},
+        new String[] {"ls", "--status", "failed"},
+        new String[] {"ls", "--machine", "good", "--state", "a", "--output", "json"},
+        new String[] {"ls", "--machine", "nope"},
+        new String[] {"stats"},
+        new String[] {"stats", "good"},
+        new String[] {"stats", "nope"},
+        new String[] {"stats", "--output", "json"});
+    for (String[] line : lines) {
+      String[] full = concat(at, line);
+      Run fast = fast(full).orElseThrow(() -> new AssertionError("declined " + List.of(line)));
+      assertThat(fast).as(String.join(" ", line)).isEqualTo(picocli(full));
+    }
+    String empty = dir.resolve("empty").toString();
+    for (String[] line : List.of(new String[] {"show", "t1"}, new String[] {"ls"})) {
+      String[] full = concat(new String[] {"--store", empty}, line);
+      assertThat(fast(full)).as("no store: " + String.join(" ", line))
+          .contains(picocli(full));
+    }
+  }
+
+  @Test
+  void declinesReadLinesPicocliReadsOrRefusesItself() {
+    List<String[]> lines = List.of(
+        new String[] {"show"},
+        new String[] {"show", "a", "b"},
+        new String[] {"show", "--help"},
+        new String[] {"stats", "a", "b"},
+        new String[] {"ls", "extra"},
+        new String[] {"ls", "--limit", "0"},
+        new String[] {"ls", "--limit", "+5"},
+        new String[] {"ls", "--limit", "9999999999"},
+        new String[] {"ls", "--limit", "ten"},
+        new String[] {"ls", "--status", "bogus"},
+        new String[] {"ls", "--status", "paused", "--status", "fault"},
+        new String[] {"ls", "--sort", "age"},
+        new String[] {"ls", "-q", "--output", "json"},
+        new String[] {"ls", "-q", "--quiet"},
+        new String[] {"ls", "--reverse=true"},
+        new String[] {"ls", "-qr"});
+    for (String[] line : lines) {
+      assertThat(fast(line)).as(String.join(" ", line)).isEmpty();
+    }
+  }
+
+  private static String[] concat(String[] first, String... then) {
+    List<String> all = new ArrayList<>(List.of(first));
+    all.addAll(List.of(then));
+    return all.toArray(String[]::new);
+  }
+
+  @Test
   void declinesAnythingUnusual() {
     List<String[]> lines = List.of(
         new String[] {},

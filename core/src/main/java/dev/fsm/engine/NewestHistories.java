@@ -2,7 +2,6 @@ package dev.fsm.engine;
 
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskQuery;
-import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +26,10 @@ final class NewestHistories {
     int read = 0;
     while (read < maxTasks) {
       int size = Math.min(PAGE, maxTasks - read);
-      List<Task> page = store.list(new TaskQuery(Optional.of(machine), Optional.empty(),
+      // Ids alone: a store can list them without reading each task.
+      List<String> page = store.ids(new TaskQuery(Optional.of(machine), Optional.empty(),
           Optional.empty(), after, size, TaskQuery.Order.DESCENDING));
-      Map<String, List<Transition>> histories =
-          store.histories(page.stream().map(Task::id).toList());
+      Map<String, List<Transition>> histories = store.histories(page);
       for (List<Transition> history : histories.values()) {
         read++;
         if (!each.test(history)) {
@@ -40,7 +39,7 @@ final class NewestHistories {
       if (page.size() < size) {
         return read;
       }
-      after = Optional.of(page.get(page.size() - 1).id());
+      after = Optional.of(page.get(page.size() - 1));
     }
     return read;
   }

@@ -128,7 +128,15 @@ public interface Store extends AutoCloseable {
    */
   List<Task> list(TaskQuery query);
 
-  /** Up to {@code limit} task ids starting with {@code prefix}, in order (for completion). */
+/**
+   * The ids of the tasks {@link #list} would return for {@code query}, in its order: for a
+   * caller that needs no more of each task, so a store may skip reading them.
+   */
+  default List<String> ids(TaskQuery query) {
+    return list(query).stream().map(Task::id).toList();
+  }
+
+    /** Up to {@code limit} task ids starting with {@code prefix}, in order (for completion). */
   List<String> idsStartingWith(String prefix, int limit);
 
   /**

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -729,6 +730,33 @@ public abstract class StoreContractTest {
     assertThat(ids(query(null, null, null, "p-24", 10))).isEmpty();
   }
 
+
+  @Test
+  void idsAreTheIdsListGivesInItsOrder() {
+    List<Task> all = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      all.add(task(String.format("q-%02d", 29 - i), i % 3 == 0 ? "refund" : "order",
+          i % 2 == 0 ? "ship" : "pack", i % 4 == 0 ? TaskStatus.PAUSED : TaskStatus.RUNNABLE,
+          i % 4 == 0 ? null : T0));
+    }
+    store.create(all);
+    reopen();
+    List<TaskQuery> queries = new ArrayList<>();
+    for (String machine : Arrays.asList(null, "order", "nope")) {
+      for (TaskStatus status : Arrays.asList(null, TaskStatus.PAUSED)) {
+        for (String after : Arrays.asList(null, "q-10")) {
+          queries.add(query(machine, null, status, after, 7));
+          queries.add(descending(machine, "ship", status, after, 7));
+          queries.add(descending(machine, null, status, after, 100));
+        }
+      }
+    }
+    queries.add(shown(Set.of(ShownStatus.PAUSED), TaskQuery.Sort.CREATED));
+    queries.add(shown(Set.of(ShownStatus.RUNNABLE), TaskQuery.Sort.UPDATED));
+    for (TaskQuery q : queries) {
+      assertThat(store.ids(q)).as(q.toString()).isEqualTo(ids(q));
+    }
+  }
 
   @Test
   void listPagesInDescendingIdOrderBeforeAnId() {

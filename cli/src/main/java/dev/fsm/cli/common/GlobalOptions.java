@@ -71,7 +71,14 @@ public final class GlobalOptions {
    */
   public static GlobalOptions given(Map<String, String> env, String store, Path machines,
       Output output, boolean noColor, boolean verbose) {
-    GlobalOptions global = new GlobalOptions(env, new PrintWriter(Writer.nullWriter()));
+    return given(env, null, store, machines, output, noColor, verbose);
+  }
+
+  /** As the other {@code given}, printing notices to {@code err} unless it is null. */
+  public static GlobalOptions given(Map<String, String> env, PrintWriter err, String store,
+      Path machines, Output output, boolean noColor, boolean verbose) {
+    GlobalOptions global = new GlobalOptions(env,
+        err != null ? err : new PrintWriter(Writer.nullWriter()));
     global.store = store;
     global.machines = machines;
     global.output = output;

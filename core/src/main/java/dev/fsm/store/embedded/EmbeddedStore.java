@@ -124,16 +124,27 @@ public final class EmbeddedStore implements Store {
         opened.index().close();
         throw e;
       }
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException | Error e) {
       giveUp(owner, journal);
-      throw DiskFailure.of(folder, "cannot open store " + folder, e);
-    } catch (RuntimeException | Error e) {
-      giveUp(owner, journal);
-      if (e instanceof FsmException || DiskFailure.advice(folder, e).isEmpty()) {
-        throw e;
-      }
-      throw DiskFailure.of(folder, "cannot open store " + folder, e);
+      throw openFailed(folder, e);
     }
+  }
+
+  /**
+   * What an open that failed with {@code e} throws: a disk's failure as one line of advice,
+   * anything else as it is.
+   */
+  static RuntimeException openFailed(Path folder, Throwable e) {
+    if (e instanceof IOException io) {
+      return DiskFailure.of(folder, "cannot open store " + folder, io);
+    }
+    if (e instanceof FsmException || DiskFailure.advice(folder, e).isEmpty()) {
+      if (e instanceof Error error) {
+        throw error;
+      }
+      return (RuntimeException) e;
+    }
+    return DiskFailure.of(folder, "cannot open store " + folder, e);
   }
 
   /**
@@ -332,6 +343,12 @@ public final class EmbeddedStore implements Store {
       page.replaceAll(leases::attach);
       return page;
     });
+  }
+
+  @Override
+  public List<String> ids(TaskQuery query) {
+    Optional<List<String>> ids = gate.locked(() -> index.ids(query));
+    return ids.orElseGet(() -> Store.super.ids(query));
   }
 
   /** Most tasks whose histories one hold of the store's lock reads for {@link #errors}. */

@@ -2,6 +2,7 @@ package dev.fsm.store.embedded;
 
 import dev.fsm.FsmException;
 import dev.fsm.store.Ownership;
+import dev.fsm.store.Store;
 import dev.fsm.store.StoreKind;
 import dev.fsm.store.StoreLocation;
 import dev.fsm.store.StoreOpenOptions;
@@ -65,9 +66,12 @@ public final class EmbeddedStoreKind implements StoreKind {
     }
   }
 
+  /** A verb that only reads opens the store to read when that is sound (see EmbeddedReader). */
   @Override
-  public EmbeddedStore open(StoreLocation location, StorePurpose purpose,
-      StoreOpenOptions options) {
+  public Store open(StoreLocation location, StorePurpose purpose, StoreOpenOptions options) {
+    if (purpose == StorePurpose.READ) {
+      return EmbeddedReader.open(folder(location), settings(options));
+    }
     return open(location, options, UnaryOperator.identity());
   }
 
@@ -77,11 +81,14 @@ public final class EmbeddedStoreKind implements StoreKind {
    */
   public EmbeddedStore open(StoreLocation location, StoreOpenOptions options,
       UnaryOperator<EmbeddedStoreOptions> tuning) {
+    return EmbeddedStore.open(folder(location), tuning.apply(settings(options)));
+  }
+
+  private static EmbeddedStoreOptions settings(StoreOpenOptions options) {
     StoreWaiting waiting = options.waitInLine()
         ? StoreWaiting.inLine(options.notice(), options.servedElsewhere())
         : StoreWaiting.REFUSE;
-    return EmbeddedStore.open(folder(location), tuning.apply(EmbeddedStoreOptions.defaults()
-        .purpose(options.verb()).waiting(waiting)));
+    return EmbeddedStoreOptions.defaults().purpose(options.verb()).waiting(waiting);
   }
 
   /**

@@ -86,8 +86,20 @@ public final class Ls implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "-q prints ids only and --output json"
           + " whole tasks; give one of them");
     }
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    return list(new Listing(machine, state, Set.copyOf(statuses), sort, reverse, limit, quiet),
+        global, spec.commandLine().getOut(), spec.commandLine().getErr());
+  }
+
+  /** What {@code fsm ls} was asked for, its options checked. */
+  public record Listing(String machine, String state, Set<ShownStatus> statuses,
+      TaskQuery.Sort sort, boolean reverse, int limit, boolean quiet) {}
+
+  /** Lists tasks as {@code asked}; also the fast path's way in, which has no picocli. */
+  public static int list(Listing asked, GlobalOptions global, PrintWriter out, PrintWriter err) {
+    String machine = asked.machine();
+    String state = asked.state();
+    Set<ShownStatus> statuses = asked.statuses();
+    int limit = asked.limit();
     List<Task> tasks;
     Map<String, ShownStatus> shown;
     boolean more;
@@ -98,19 +110,20 @@ public final class Ls implements Callable<Integer> {
       }
       // One more than asked for, to know whether to say that more exist.
       tasks = control.list(new TaskQuery(Optional.ofNullable(machine),
-          Optional.ofNullable(state), Set.copyOf(statuses), Optional.empty(),
+          Optional.ofNullable(state), statuses, Optional.empty(),
           limit == Integer.MAX_VALUE ? limit : limit + 1,
-          reverse ? TaskQuery.Order.DESCENDING : TaskQuery.Order.ASCENDING, sort));
+          asked.reverse() ? TaskQuery.Order.DESCENDING : TaskQuery.Order.ASCENDING,
+          asked.sort()));
       ShownStatuses statusOf = new ShownStatuses(control::versions);
       shown = new HashMap<>();
       tasks.forEach(t -> shown.put(t.id(), statusOf.of(t)));
       more = tasks.size() > limit;
-      matching = more ? matching(control) : tasks.size();
+      matching = more ? matching(control, asked) : tasks.size();
     }
     List<Task> page = more ? tasks.subList(0, limit) : tasks;
     if (global.json()) {
       JsonDocument.print(out, g -> TaskJson.tasks(g, page, t -> shown.get(t.id())));
-    } else if (quiet) {
+    } else if (asked.quiet()) {
       page.forEach(t -> out.println(t.id()));
     } else if (page.isEmpty()) {
       err.println("no tasks" + (machine != null || state != null || !statuses.isEmpty()
@@ -138,13 +151,13 @@ public final class Ls implements Callable<Integer> {
    * How many tasks match: from the counts per machine, state and status when waiting and
    * runnable need not be told apart, else by paging through the matching ids.
    */
-  private long matching(Operations control) {
-    Set<ShownStatus> wanted = Set.copyOf(statuses);
+  private static long matching(Operations control, Listing asked) {
+    Set<ShownStatus> wanted = asked.statuses();
     ShownStatuses counted = new ShownStatuses(control::versions);
     long n = 0;
     for (TaskCount c : control.counts()) {
-      if ((machine == null || machine.equals(c.machine()))
-          && (state == null || state.equals(c.state()))
+      if ((asked.machine() == null || asked.machine().equals(c.machine()))
+          && (asked.state() == null || asked.state().equals(c.state()))
           && (wanted.isEmpty() || wanted.contains(counted.of(c)))) {
         n += c.count();
       }

@@ -40,8 +40,11 @@ public final class Show implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    GlobalOptions global = GlobalOptions.of(spec);
-    PrintWriter out = spec.commandLine().getOut();
+    return show(id, GlobalOptions.of(spec), spec.commandLine().getOut());
+  }
+
+  /** Shows the task {@code id} names; also the fast path's way in, which has no picocli. */
+  public static int show(String id, GlobalOptions global, PrintWriter out) {
     Task task;
     List<Transition> history;
     String version;

@@ -56,8 +56,16 @@ public final class Stats implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    GlobalOptions global = GlobalOptions.of(spec);
-    PrintWriter out = spec.commandLine().getOut();
+    return stats(machine, GlobalOptions.of(spec), spec.commandLine().getOut(),
+        spec.commandLine().getErr());
+  }
+
+  /**
+   * Prints the statistics of {@code machine} (null: every machine); also the fast path's way in,
+   * which has no picocli.
+   */
+  public static int stats(String machine, GlobalOptions global, PrintWriter out,
+      PrintWriter err) {
     List<StateStats> stats;
     Map<StateStats, Map<ShownStatus, Long>> counts = new HashMap<>();
     Map<String, MachineBreaker> breakers;
@@ -77,7 +85,7 @@ public final class Stats implements Callable<Integer> {
       return ExitCodes.OK;
     }
     if (stats.isEmpty()) {
-      spec.commandLine().getErr().println("no tasks yet; start one with `fsm start MACHINE`");
+      err.println("no tasks yet; start one with `fsm start MACHINE`");
       return ExitCodes.OK;
     }
     Table table = new Table("MACHINE", "STATE", "TASKS", "SAMPLES", "P50", "P95", "P99",

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -93,6 +94,16 @@ public final class Journal implements AutoCloseable {
       lockChannel.close();
       throw e;
     }
+  }
+
+  /**
+   * Verifies every frame of the journal in {@code folder} without opening it for writing: its
+   * last record when it is sound, empty when opening it would change it (a torn tail to cut, no
+   * segment yet). Damage is refused as {@link #open(Path, JournalOptions, long)} refuses it.
+   */
+  public static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged)
+      throws IOException {
+    return JournalRecovery.soundEnd(folder, options, acknowledged);
   }
 
   /** Appends one record; the future gives its sequence once it is on disk. */

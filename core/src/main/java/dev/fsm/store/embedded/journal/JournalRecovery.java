@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -63,22 +64,10 @@ final class JournalRecovery {
           new Recovery(1, 1, 0, Optional.empty(), List.of(), 0));
     }
 
-    List<Scan> scans = new ArrayList<>();
-    for (Map.Entry<Long, Path> e : segments.entrySet()) {
-      scans.add(scan(e.getValue(), e.getKey(), options.maxRecordBytes()));
-    }
-    int damaged = -1;
-    String reason = null;
-    for (int i = 0; i < scans.size() && damaged < 0; i++) {
-      Scan s = scans.get(i);
-      if (s.damage() != null) {
-        damaged = i;
-        reason = s.damage();
-      } else if (i + 1 < scans.size() && scans.get(i + 1).first() != s.last() + 1) {
-        damaged = i;
-        reason = gap(s, scans.get(i + 1));
-      }
-    }
+    List<Scan> scans = scanAll(segments, options);
+    Damage found = firstDamage(scans);
+    int damaged = found.segment();
+    String reason = found.reason();
     if (!options.acceptDamage()) {
       refuseDamage(scans, damaged, reason, acknowledged, options.maxRecordBytes());
     }
@@ -112,6 +101,49 @@ final class JournalRecovery {
     Recovery recovery = new Recovery(segments.size(), scans.get(0).first(), last.last(), cut,
         deleted, deletedRecords);
     return new Opened(segments, last.last(), lastSize, recovery);
+  }
+
+  /**
+   * The last record of a journal that opens with nothing to change: every frame verified as
+   * {@link #recover} does, and damage refused with the same exceptions; empty when opening would
+   * write (a torn tail to cut, or no segment yet), so the caller opens it the writing way.
+   */
+  static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged)
+      throws IOException {
+    TreeMap<Long, Path> segments = Segments.list(folder);
+    if (segments.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    List<Scan> scans = scanAll(segments, options);
+    Damage found = firstDamage(scans);
+    refuseDamage(scans, found.segment(), found.reason(), acknowledged,
+        options.maxRecordBytes());
+    return found.segment() < 0 ? OptionalLong.of(scans.get(scans.size() - 1).last())
+        : OptionalLong.empty();
+  }
+
+  private static List<Scan> scanAll(TreeMap<Long, Path> segments, JournalOptions options)
+      throws IOException {
+    List<Scan> scans = new ArrayList<>();
+    for (Map.Entry<Long, Path> e : segments.entrySet()) {
+      scans.add(scan(e.getValue(), e.getKey(), options.maxRecordBytes()));
+    }
+    return scans;
+  }
+
+  /** The first damaged segment (-1 for none) and why: bad bytes, or a gap before the next. */
+  private record Damage(int segment, String reason) {}
+
+  private static Damage firstDamage(List<Scan> scans) {
+    for (int i = 0; i < scans.size(); i++) {
+      Scan s = scans.get(i);
+      if (s.damage() != null) {
+        return new Damage(i, s.damage());
+      } else if (i + 1 < scans.size() && scans.get(i + 1).first() != s.last() + 1) {
+        return new Damage(i, gap(s, scans.get(i + 1)));
+      }
+    }
+    return new Damage(-1, null);
   }
 
   /**

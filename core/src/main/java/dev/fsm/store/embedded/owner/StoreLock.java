@@ -90,9 +90,10 @@ public final class StoreLock implements AutoCloseable {
       }
       String owner = "pid=" + ProcessHandle.current().pid() + "\npurpose=" + purpose
           + "\nsince=" + Instant.now() + "\n";
+      // Not forced: others read it while the lock holds, from the same page cache, and the
+      // lock and what the file says of its holder end with the holder anyway.
       channel.truncate(0);
       channel.write(ByteBuffer.wrap(owner.getBytes(StandardCharsets.UTF_8)), 0);
-      channel.force(true);
       return new StoreLock(key, channel, lock);
     } catch (OverlappingFileLockException e) {
       giveUp(key, channel);

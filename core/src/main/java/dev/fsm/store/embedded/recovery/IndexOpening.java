@@ -202,7 +202,51 @@ public final class IndexOpening {
     }
   }
 
+  /**
+   * The index a clean close left at journal record {@code sequence}, opened to read only after
+   * the same time-bounded check as {@link #open} makes, without taking its marker away: empty
+   * when the marker names another record, the file is missing or the check fails, and the
+   * store must be opened the writing way (which rebuilds it).
+   */
+  public static Optional<TaskIndex> openToRead(Path folder, long sequence, Duration timeout)
+      throws IOException {
+    Path file = folder.resolve(TaskIndex.FILE);
+    OptionalLong closedAt = CleanMarker.peek(folder);
+    if (closedAt.isEmpty() || closedAt.getAsLong() != sequence || !Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      check(folder, file, sequence, timeout);
+    } catch (Unusable e) {
+      return Optional.empty();
+    }
+    TaskIndex.IndexFile opened = TaskIndex.openFileToRead(file);
+    try {
+      return Optional.of(TaskIndex.open(opened));
+    } catch (RuntimeException | Error e) {
+      closeQuietly(opened.db());
+      return Optional.empty();
+    }
+  }
+
   private static TaskIndex openBounded(Path folder, Path file, long sequence, Duration timeout)
+      throws Unusable {
+    check(folder, file, sequence, timeout);
+    // Checked, and closed again: now opened the fast way for use.
+    TaskIndex.IndexFile checked = TaskIndex.openFile(file);
+    try {
+      return TaskIndex.open(checked);
+    } catch (RuntimeException | Error e) {
+      closeQuietly(checked.db());
+      throw new Unusable(TaskIndex.FILE + " could not be opened after its check (" + e + ")");
+    }
+  }
+
+  /**
+   * Checks the index through a FileChannel within {@code timeout} (see {@link
+   * TaskIndex#openFileToCheck}); throws why it cannot be used.
+   */
+  private static void check(Path folder, Path file, long sequence, Duration timeout)
       throws Unusable {
     AtomicReference<DB> db = new AtomicReference<>();
     try {
@@ -227,14 +271,6 @@ public final class IndexOpening {
       Thread.currentThread().interrupt();
       closeAbandoned(db);
       throw new FsmException("opening store " + folder + " was interrupted; open it again");
-    }
-    // Checked, and closed again: now opened the fast way for use.
-    TaskIndex.IndexFile checked = TaskIndex.openFile(file);
-    try {
-      return TaskIndex.open(checked);
-    } catch (RuntimeException | Error e) {
-      closeQuietly(checked.db());
-      throw new Unusable(TaskIndex.FILE + " could not be opened after its check (" + e + ")");
     }
   }
 
