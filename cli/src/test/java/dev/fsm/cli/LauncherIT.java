@@ -103,6 +103,45 @@ class LauncherIT {
   }
 
   @Test
+  void aRunnerGetsASmallerSerialHeapThatFsmHeapStillOverrides() throws Exception {
+    Map<String, String> flags = Map.of("FSM_NO_CACHE", "1", "JDK_JAVA_OPTIONS",
+        "-XX:+PrintFlagsFinal");
+    String run = launcher(flags, "--store", "s", "run", "--help").out();
+    assertThat(run).containsPattern("MaxHeapSize += " + (128L << 20) + " ")
+        .containsPattern("UseSerialGC += true ")
+        .containsPattern("ArchiveRelocationMode += 0 ")
+        .containsPattern("TieredStopAtLevel += 4 ");
+    if (launcherJdk() >= 22) {
+      assertThat(run).containsPattern("TrimNativeHeapInterval += 5000 ");
+    }
+    assertThat(launcher(flags, "bench", "--help").out())
+        .containsPattern("MaxHeapSize += " + (128L << 20) + " ");
+    Map<String, String> more = new java.util.HashMap<>(flags);
+    more.put("FSM_HEAP", "512m");
+    assertThat(launcher(more, "run", "--help").out())
+        .containsPattern("MaxHeapSize += " + (512L << 20) + " ");
+    assertThat(launcher(flags, "ls", "--help").out())
+        .containsPattern("MaxHeapSize += " + (256L << 20) + " ")
+        .containsPattern("TieredStopAtLevel += 1 ");
+  }
+
+  @Test
+  void aRunnerUsesTheStartUpCacheTooWithItsOwnFlags() throws Exception {
+    assertThat(launcher(Map.of(), "version").exit()).isZero();
+    Path cacheFile = awaitCacheFile(p -> p.toString().contains("-full."));
+    // Strict mode: the JVM exits with an error when it cannot use the cache it is given.
+    String strict = cacheFile.toString().endsWith(".aot") ? "-XX:AOTMode=on" : "-Xshare:on";
+    Map<String, String> env = Map.of("JDK_JAVA_OPTIONS", strict);
+    FsmJar.Result run = launcher(env, "run", "--help");
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).contains("Usage: fsm run");
+
+    Files.write(cacheFile, new byte[4096]);
+    assertThat(launcher(env, "run", "--help").exit()).as("the strict mode does check")
+        .isNotZero();
+  }
+
+  @Test
   void refusesAnFsmHeapThatIsNoHeapSize() throws Exception {
     FsmJar.Result bad = launcher(Map.of("FSM_HEAP", "lots"), "--version");
     assertThat(bad.exit()).isEqualTo(2);
@@ -153,6 +192,15 @@ class LauncherIT {
     assertThat(own.out()).containsPattern("\"chosen\" : \"(newest JDK 25\\+ found(, in"
         + " JAVA_HOME| in /usr/lib/jvm)|JAVA_HOME is set \\(no JDK 25\\+ found\\)|the java on"
         + " PATH .*)\"");
+  }
+
+  /** The feature version of the JDK the launcher picks, from {@code fsm version}. */
+  private int launcherJdk() throws Exception {
+    FsmJar.Result r = launcher(Map.of("FSM_NO_CACHE", "1"), "version");
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^Java (\\d+)")
+        .matcher(r.out());
+    assertThat(m.find()).as(r.out()).isTrue();
+    return Integer.parseInt(m.group(1));
   }
 
   private Path awaitCacheFile(java.util.function.Predicate<Path> wanted) throws Exception {

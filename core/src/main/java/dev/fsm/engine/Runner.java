@@ -139,8 +139,7 @@ public final class Runner implements OperatorListener {
    */
   public void run() {
     ExecutorService workers = Executors.newFixedThreadPool(options.workers(), daemon("fsm-worker"));
-    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
-        daemon("fsm-timer"));
+    ScheduledExecutorService timers = Timers.start(daemon("fsm-timer"));
     Completer completer = new Completer(store, options.owner(), listener, outage, () -> stopNow);
     long renewEvery = LeaseGuard.renewEvery(options.lease(), options.shutdownGrace()).toMillis();
     timers.scheduleAtFixedRate(this::renew, renewEvery, renewEvery, TimeUnit.MILLISECONDS);

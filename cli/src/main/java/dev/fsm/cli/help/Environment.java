@@ -31,8 +31,8 @@ public final class Environment {
           + " script's folder)."),
       new Variable("FSM_NO_CACHE", "bin/fsm: set to 1 to run without the start-up cache (a"
           + " class-data archive or AOT cache of the jar)."),
-      new Variable("FSM_HEAP", "bin/fsm: the JVM's heap limit, e.g. 1g (default: 256m); a"
-          + " command that needs more says so."),
+      new Variable("FSM_HEAP", "bin/fsm: the JVM's heap limit, e.g. 1g (default: 256m, and"
+          + " 128m for run and bench); a command that needs more says so."),
       new Variable("XDG_CACHE_HOME", "bin/fsm: where the start-up cache is kept, in fsm/"
           + " (default: ~/.cache)."));
 

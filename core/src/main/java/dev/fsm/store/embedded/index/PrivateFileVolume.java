@@ -36,8 +36,12 @@ import org.mapdb.volume.Volume;
  */
 final class PrivateFileVolume extends Volume {
 
-  /** Changed bytes kept in memory by default before the oldest are written to the file. */
-  static final long DEFAULT_BUDGET = 64L << 20;
+  /**
+   * Changed bytes kept in memory by default before the oldest are written to the file. A changed
+   * private page is the process's own (anonymous) memory: 64 MiB put a runner at 1M tasks over
+   * 256 MiB; 32 MiB kept it at 201-209 MiB with no loss of speed measured (issue 21).
+   */
+  static final long DEFAULT_BUDGET = 32L << 20;
 
   private static final int SLICE_SHIFT = 20;
   private static final int SLICE = 1 << SLICE_SHIFT;

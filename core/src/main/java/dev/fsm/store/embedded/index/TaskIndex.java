@@ -487,7 +487,7 @@ public final class TaskIndex implements AutoCloseable {
 
   /** The first due time among the groups {@code budget} has room for ({@link GroupHeads}). */
   public Optional<Instant> nextDue(ClaimLimits.Budget budget) {
-    return Optional.ofNullable(queues.heads(this::get).first(budget));
+    return Optional.ofNullable(queues.heads(this::get).first(budget, this::get));
   }
 
   /** The first due time in the due queue. */
