@@ -30,16 +30,17 @@ import dev.fsm.cli.verb.task.Tail;
 import dev.fsm.cli.verb.task.Upgrade;
 import dev.fsm.cli.verb.task.Watch;
 import dev.fsm.files.DiskFailure;
+import dev.fsm.store.StoreLocation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The root {@code fsm} command: global options and the verbs. */
 @Command(
@@ -98,7 +99,12 @@ public final class Fsm implements Runnable, CommandTree {
         throw e;
       }
       GlobalOptions global = GlobalOptions.of(cmd.getCommandSpec());
-      return ExitCodes.report(e, err, global.verbose(), global.store());
+      String store = global.store();
+      if (store != null && StoreLocation.parse(store) instanceof StoreLocation.Folder folder) {
+        // Whichever thread met it, the page was the index's: name the file, not the folder.
+        store = folder.mappedFile().toString();
+      }
+      return ExitCodes.report(e, err, global.verbose(), store);
     }
   }
 

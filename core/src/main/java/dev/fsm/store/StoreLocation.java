@@ -16,6 +16,14 @@ public sealed interface StoreLocation {
     public String text() {
       return path.toString();
     }
+
+    /**
+     * The file of a store in this folder that is mapped into memory (the embedded store's
+     * index), which is what a page the disk could not back belongs to.
+     */
+    public Path mappedFile() {
+      return path.resolve("index.db");
+    }
   }
 
   /** A store in a database server, named by its URL. */
