@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rebuild from the journal. Most writers run under induced load and a third of the kills aim at
  * a checkpoint's boundaries (see {@link CrashRun}), where issue 15's torn task came from.
  *
- * <p>{@code -Dfsm.crash.kills=N} sets the kills per lane (30 in {@code mvn verify}; 1000 for
+ * <p>{@code -Dfsm.crash.kills=N} sets the kills per lane (20 in {@code mvn verify}; 1000 for
  * the long run of docs/embedded-store.md), {@code -Dfsm.crash.seed} the seed. The figures are
  * printed at the end, and every 100 kills of a lane on the way.
  */
@@ -36,7 +36,7 @@ class CrashSuiteTest {
 
   /** Two writers at once keep both cores busy while the other lane verifies. */
   private static final int LANES = 2;
-  private static final int KILLS_PER_LANE = Integer.getInteger("fsm.crash.kills", 30);
+  private static final int KILLS_PER_LANE = Integer.getInteger("fsm.crash.kills", 20);
   /** A long run prints its figures so far this often, per lane. */
   private static final int PROGRESS_EVERY = 100;
   private static final int KILLS_PER_FOLDER = 25;

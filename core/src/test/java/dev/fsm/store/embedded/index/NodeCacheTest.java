@@ -43,8 +43,8 @@ class NodeCacheTest {
     BTreeMap<byte[], Long> inline = db.treeMap("inline", KeySerializer.INSTANCE, Serializer.LONG)
         .maxNodeSize(8).create();
     TreeMap<String, Long> expectedInline = new TreeMap<>();
-    for (int i = 0; i < 40_000; i++) {
-      int n = random.nextInt(5_000);
+    for (int i = 0; i < 20_000; i++) {
+      int n = random.nextInt(2_500);
       String k = new String(key(n), StandardCharsets.UTF_8);
       if (random.nextInt(3) == 0) {
         map.remove(key(n));
