@@ -124,7 +124,12 @@ final class LeaseGuard implements AutoCloseable {
   void renewed(Collection<String> asked, Collection<String> lost, Instant until, Basis asOf) {
     long fence = fence(until, asOf);
     Set<String> gone = new HashSet<>(lost);
+    long now = nanos.getAsLong();
     synchronized (lock) {
+      // A renewal answered after a fence passed (a runner waking from a stall) moves nothing:
+      // the supervisor may have stopped the programs at that fence already, so their outcomes
+      // must be dropped, and the guard's thread stops the attempts.
+      boolean passed = anyPastFence(now);
       for (String id : asked) {
         Held h = held.get(id);
         if (h == null) {
@@ -133,7 +138,7 @@ final class LeaseGuard implements AutoCloseable {
         if (gone.contains(id)) {
           // Stopped as lost by the runner: nothing left to fence.
           drop(held.remove(id));
-        } else if (!h.fenced && fence - h.fence > 0) {
+        } else if (!passed && !h.fenced && fence - h.fence > 0) {
           unfenced.remove(h.fence);
           h.fence = fence;
           unfenced.add(fence);

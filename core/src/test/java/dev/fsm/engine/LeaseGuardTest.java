@@ -138,6 +138,21 @@ class LeaseGuardTest {
   }
 
   @Test
+  void aRenewalAnsweredAfterAFencePassedRevivesNoLease() {
+    Attempt a = new Attempt();
+    guard.hold("a", a, T0.plus(LEASE), guard.basis());
+    advance(1000);
+    LeaseGuard.Basis asked = guard.basis();
+    // Stalled past the fence at 2200 ms; the supervisor stops the program then. On waking, the
+    // renewal asked at 1000 ms, before the stall, is answered before the guard's thread runs.
+    advance(1300);
+    guard.renewed(List.of("a"), List.of(), asked.at().plus(LEASE), asked);
+    assertThat(guard.fenced("a", a)).as("its outcome is dropped").isTrue();
+    assertThat(guard.check()).isEqualTo(-1);
+    assertThat(a.stopReason()).isEqualTo(Attempt.StopReason.LEASE_LOST);
+  }
+
+  @Test
   void aRenewalMovesTheFenceAndTheSupervisorsDeadline() {
     Attempt a = new Attempt();
     guard.hold("a", a, T0.plus(LEASE), guard.basis());
