@@ -29,9 +29,9 @@ public final class DurationSamples {
     return added;
   }
 
-  /** How many samples it keeps at most. */
-  public int capacity() {
-    return millis.length;
+  /** Whether it keeps as many samples as it can: each new one then pushes the oldest out. */
+  public synchronized boolean full() {
+    return count == millis.length;
   }
 
   /** How many samples are kept. */

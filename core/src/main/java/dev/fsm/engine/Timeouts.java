@@ -67,7 +67,7 @@ public final class Timeouts {
       long added = samples.added();
       Computed c = computed;
       if (c != null && c.timeout.equals(timeout) && (c.added == added
-          || samples.count() == samples.capacity() && added - c.added < STALE_SAMPLES)) {
+          || samples.full() && added - c.added < STALE_SAMPLES)) {
         return c.limit;
       }
       Limit limit = Timeouts.limit(timeout, samples);
@@ -118,16 +118,12 @@ public final class Timeouts {
 
   /** Records a successful attempt's duration. */
   public void succeeded(String machine, State state, Duration duration) {
-    samples(machine, state).add(duration);
+    seeded(machine, state).samples.add(duration);
   }
 
   /** The limit in force now for a state of a machine. */
   public Limit limit(String machine, State state) {
-    Entry e = entry(machine, state.name());
-    if (state.timeout() instanceof Timeout.Percentile) {
-      e.seedOnce(seed, machine, state);
-    }
-    return e.limit(state.timeout());
+    return seeded(machine, state).limit(state.timeout());
   }
 
   /** The samples of a state as they stand, without seeding; created empty when new. */
@@ -136,12 +132,12 @@ public final class Timeouts {
   }
 
   // Seeded before any sample of this runner is added, so the seed's older ones come first.
-  private DurationSamples samples(String machine, State state) {
+  private Entry seeded(String machine, State state) {
     Entry e = entry(machine, state.name());
     if (state.timeout() instanceof Timeout.Percentile) {
       e.seedOnce(seed, machine, state);
     }
-    return e.samples;
+    return e;
   }
 
   private Entry entry(String machine, String state) {

@@ -22,8 +22,11 @@ public sealed interface StoreLocation {
      * index), which is what a page the disk could not back belongs to.
      */
     public Path mappedFile() {
-      return path.resolve("index.db");
+      return path.resolve(MAPPED_FILE);
     }
+
+    /** The name of {@link #mappedFile()} in the folder. */
+    public static final String MAPPED_FILE = "index.db";
   }
 
   /** A store in a database server, named by its URL. */

@@ -4,6 +4,7 @@ import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.ErrorEntry;
 import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.StoreLocation;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskPages;
 import dev.fsm.store.TaskQuery;
@@ -47,7 +48,7 @@ import org.mapdb.serializer.SerializerArrayTuple;
 public final class TaskIndex implements AutoCloseable {
 
   /** The index file's name in the store folder. */
-  public static final String FILE = "index.db";
+  public static final String FILE = StoreLocation.Folder.MAPPED_FILE;
 
   /** Bumped when the index's layout changes; an index of another format is rebuilt. */
   static final long FORMAT = 6;
