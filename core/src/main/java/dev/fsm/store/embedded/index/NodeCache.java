@@ -1,8 +1,9 @@
 package dev.fsm.store.embedded.index;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Arrays;
 import kotlin.collections.LongIterator;
+import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.mapdb.BTreeMapJava;
 import org.mapdb.CC;
 import org.mapdb.DB;
@@ -30,11 +31,17 @@ final class NodeCache implements Store {
 
   /** A node as the serializer that read or wrote it gives it, and whether the file lags it. */
   private static final class Cached {
-    final Serializer<?> serializer;
-    final Object node;
+    final long recid;
+    final int slot;
+    Serializer<?> serializer;
+    Object node;
     boolean dirty;
+    /** Set by each use, cleared as the clock hand passes: the hand takes a node not used since. */
+    boolean used = true;
 
-    Cached(Serializer<?> serializer, Object node, boolean dirty) {
+    Cached(long recid, int slot, Serializer<?> serializer, Object node, boolean dirty) {
+      this.recid = recid;
+      this.slot = slot;
       this.serializer = serializer;
       this.node = node;
       this.dirty = dirty;
@@ -42,20 +49,33 @@ final class NodeCache implements Store {
   }
 
   private final Store store;
-  private final Map<Long, Cached> nodes;
+  /**
+   * The cached nodes by record id, and the same nodes in a ring the clock hand walks to choose
+   * what leaves. A clock, not an access-ordered map: a hit only sets a flag, where a linked map
+   * moved an entry (boxing its key, writing references into long-lived objects that every young
+   * collection then scans).
+   */
+  private final LongObjectHashMap<Cached> byRecid;
+  private final Cached[] ring;
+  private int hand;
+  /** Free slots of {@link #ring}, as a stack. */
+  private final int[] free;
+  private int freeCount;
+  /**
+   * Each tree's root pointer, read on every visit: a record of its own that MapDB would
+   * otherwise decode from the file each time. Written through.
+   */
+  private final LongLongHashMap roots = new LongLongHashMap();
 
   NodeCache(Store store, int capacity) {
     this.store = store;
-    this.nodes = new LinkedHashMap<>(capacity * 2, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Long, Cached> eldest) {
-        if (size() <= capacity) {
-          return false;
-        }
-        writeBack(eldest.getKey(), eldest.getValue());
-        return true;
-      }
-    };
+    this.byRecid = new LongObjectHashMap<>(capacity * 2);
+    this.ring = new Cached[capacity];
+    this.free = new int[capacity];
+    for (int i = 0; i < capacity; i++) {
+      free[i] = capacity - 1 - i;
+    }
+    this.freeCount = capacity;
   }
 
   /**
@@ -75,35 +95,88 @@ final class NodeCache implements Store {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void writeBack(long recid, Cached cached) {
+  private void writeBack(Cached cached) {
     if (cached.dirty) {
-      store.update(recid, cached.node, (Serializer) cached.serializer);
+      store.update(cached.recid, cached.node, (Serializer) cached.serializer);
       cached.dirty = false;
     }
   }
 
   /** Writes every changed node to the file. */
   private void writeBackAll() {
-    nodes.forEach(this::writeBack);
+    for (Cached cached : ring) {
+      if (cached != null) {
+        writeBack(cached);
+      }
+    }
   }
 
   /** Takes a node out, written to the file first if it changed. */
   private void evict(long recid) {
-    Cached cached = nodes.remove(recid);
+    Cached cached = forget(recid);
     if (cached != null) {
-      writeBack(recid, cached);
+      writeBack(cached);
     }
+  }
+
+  /** Takes a node out without writing it: its record is being replaced or deleted. */
+  private Cached forget(long recid) {
+    Cached cached = byRecid.remove(recid);
+    if (cached != null) {
+      ring[cached.slot] = null;
+      free[freeCount++] = cached.slot;
+    }
+    return cached;
+  }
+
+  /** Keeps a node, making room first by writing back and dropping one not used lately. */
+  private void keep(long recid, Serializer<?> serializer, Object node, boolean dirty) {
+    if (freeCount == 0) {
+      Cached victim;
+      while ((victim = ring[hand]).used) {
+        victim.used = false;
+        hand = (hand + 1) % ring.length;
+      }
+      hand = (hand + 1) % ring.length;
+      evict(victim.recid);
+    }
+    Cached cached = new Cached(recid, free[--freeCount], serializer, node, dirty);
+    ring[cached.slot] = cached;
+    byRecid.put(recid, cached);
+  }
+
+  private void clear() {
+    byRecid.clear();
+    roots.clear();
+    Arrays.fill(ring, null);
+    for (int i = 0; i < ring.length; i++) {
+      free[i] = ring.length - 1 - i;
+    }
+    freeCount = ring.length;
   }
 
   @Override
   @SuppressWarnings("unchecked")
   public <R> R get(long recid, Serializer<R> serializer) {
+    if (serializer == Serializer.RECID) {
+      long root = roots.getIfAbsent(recid, -1L);
+      if (root == -1L) {
+        Long read = store.get(recid, Serializer.RECID);
+        if (read == null) {
+          return null;
+        }
+        roots.put(recid, read);
+        return (R) read;
+      }
+      return (R) Long.valueOf(root);
+    }
     if (!isNode(serializer)) {
       return store.get(recid, serializer);
     }
-    Cached cached = nodes.get(recid);
+    Cached cached = byRecid.get(recid);
     if (cached != null) {
       if (cached.serializer == serializer) {
+        cached.used = true;
         return (R) cached.node;
       }
       // MapDB creates a tree's first node with another serializer than the tree's, whose empty
@@ -112,7 +185,7 @@ final class NodeCache implements Store {
     }
     R node = store.get(recid, serializer);
     if (node != null) {
-      nodes.put(recid, new Cached(serializer, node, false));
+      keep(recid, serializer, node, false);
     }
     return node;
   }
@@ -120,30 +193,45 @@ final class NodeCache implements Store {
   @Override
   public <R> long put(R record, Serializer<R> serializer) {
     long recid = store.put(record, serializer);
-    nodes.remove(recid);
+    forget(recid);
+    roots.remove(recid);
     return recid;
   }
 
   @Override
   public <R> void update(long recid, R record, Serializer<R> serializer) {
     if (record != null && isNode(serializer)) {
-      nodes.put(recid, new Cached(serializer, record, true));
+      Cached cached = byRecid.get(recid);
+      if (cached == null) {
+        keep(recid, serializer, record, true);
+      } else {
+        cached.serializer = serializer;
+        cached.node = record;
+        cached.dirty = true;
+        cached.used = true;
+      }
       return;
     }
-    nodes.remove(recid);
+    forget(recid);
+    roots.remove(recid);
     store.update(recid, record, serializer);
+    if (record != null && serializer == Serializer.RECID) {
+      roots.put(recid, (Long) record);
+    }
   }
 
   @Override
   public <R> boolean compareAndSwap(long recid, R expectedOldRecord, R newRecord,
       Serializer<R> serializer) {
     evict(recid);
+    roots.remove(recid);
     return store.compareAndSwap(recid, expectedOldRecord, newRecord, serializer);
   }
 
   @Override
   public <R> void delete(long recid, Serializer<R> serializer) {
-    nodes.remove(recid);
+    forget(recid);
+    roots.remove(recid);
     store.delete(recid, serializer);
   }
 
@@ -172,7 +260,7 @@ final class NodeCache implements Store {
   @Override
   public void compact() {
     writeBackAll();
-    nodes.clear();
+    clear();
     store.compact();
   }
 
@@ -181,7 +269,7 @@ final class NodeCache implements Store {
     if (!store.isClosed()) {
       writeBackAll();
     }
-    nodes.clear();
+    clear();
     store.close();
   }
 
