@@ -17,10 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /** What a worker does with one claimed task: plan, run the action, compute the outcome. */
@@ -58,7 +55,7 @@ final class AttemptWork {
    * @return the change to record, or empty when there is nothing to record (the action was
    *     stopped by a command, a lost lease or a shutdown that must not release it)
    */
-  Optional<Change> attempt(Task task, Runner.InFlight f, ScheduledExecutorService timers,
+  Optional<Change> attempt(Task task, Runner.InFlight f, TimeoutTimer deadlines,
       BooleanSupplier stopNow) {
     String by = owner + "/w" + workerNumber();
     Instant now = clock.instant();
@@ -105,17 +102,16 @@ final class AttemptWork {
       }
     }
     Timeouts.Limit limit = timeouts.limit(machine.name(), state);
-    ScheduledFuture<?> timer = limit.limit() == null ? null
-        : timers.schedule(() -> f.attempt.stop(Attempt.StopReason.TIMEOUT),
-            limit.limit().toMillis(), TimeUnit.MILLISECONDS);
+    TimeoutTimer.Deadline deadline = limit.limit() == null ? null
+        : deadlines.add(limit.limit(), () -> f.attempt.stop(Attempt.StopReason.TIMEOUT));
     Instant started = clock.instant();
     ActionOutcome outcome;
     try {
       outcome = actions.run(new ActionRequest(run.task(), machine, run.action(),
           machines.number(task.machine(), task.version()), by), f.attempt);
     } finally {
-      if (timer != null) {
-        timer.cancel(false);
+      if (deadline != null) {
+        deadlines.forget(deadline);
       }
     }
     Instant end = clock.instant();

@@ -140,12 +140,13 @@ public final class Runner implements OperatorListener {
   public void run() {
     ExecutorService workers = Executors.newFixedThreadPool(options.workers(), daemon("fsm-worker"));
     ScheduledExecutorService timers = Timers.start(daemon("fsm-timer"));
+    TimeoutTimer deadlines = new TimeoutTimer(timers);
     Completer completer = new Completer(store, options.owner(), listener, outage, () -> stopNow);
     long renewEvery = LeaseGuard.renewEvery(options.lease(), options.shutdownGrace()).toMillis();
     timers.scheduleAtFixedRate(this::renew, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
     guard.start();
     try {
-      claimLoop(workers, timers, completer);
+      claimLoop(workers, deadlines, completer);
       finishRunning();
     } finally {
       workers.shutdown();
@@ -230,13 +231,13 @@ public final class Runner implements OperatorListener {
     wake();
   }
 
-  private void claimLoop(ExecutorService workers, ScheduledExecutorService timers,
+  private void claimLoop(ExecutorService workers, TimeoutTimer deadlines,
       Completer completer) {
     Instant passStart = clock.instant();
     Duration outageWait = StoreOutage.FIRST_WAIT;
     while (!stopping) {
       try {
-        if (claimPass(workers, timers, completer, passStart)) {
+        if (claimPass(workers, deadlines, completer, passStart)) {
           return;
         }
         outageWait = StoreOutage.FIRST_WAIT;
@@ -253,9 +254,9 @@ public final class Runner implements OperatorListener {
    * One pass of the claim loop: claims what free workers can take, or sleeps until work may be
    * due; true when the mode says the run is done.
    */
-  private boolean claimPass(ExecutorService workers, ScheduledExecutorService timers,
+  private boolean claimPass(ExecutorService workers, TimeoutTimer deadlines,
       Completer completer, Instant passStart) {
-    startWaiting(workers, timers, completer);
+    startWaiting(workers, deadlines, completer);
     // A runner stopping attempts it could not renew claims nothing until they have ended.
     int free = guard.fencing() ? 0 : claimAhead.claimSize(busy.get(), waiting.size());
     // True when limits held due tasks back: their due time then says nothing new.
@@ -276,7 +277,7 @@ public final class Runner implements OperatorListener {
         limits.started(task, clock.instant());
         InFlight f = hold(task, asOf);
         if (busy.get() < options.workers()) {
-          start(task, f, workers, timers, completer);
+          start(task, f, workers, deadlines, completer);
         } else {
           waiting.add(new Waiting(task, f));
         }
@@ -333,7 +334,7 @@ public final class Runner implements OperatorListener {
    * Starts tasks claimed ahead on the idle workers; one stopped while it waited (a command, a
    * lost lease) is let go unstarted.
    */
-  private void startWaiting(ExecutorService workers, ScheduledExecutorService timers,
+  private void startWaiting(ExecutorService workers, TimeoutTimer deadlines,
       Completer completer) {
     while (busy.get() < options.workers()) {
       Waiting w = waiting.poll();
@@ -344,7 +345,7 @@ public final class Runner implements OperatorListener {
         limits.ended(w.task(), Optional.empty(), clock.instant());
         settled(w.task().id(), w.flight());
       } else {
-        start(w.task(), w.flight(), workers, timers, completer);
+        start(w.task(), w.flight(), workers, deadlines, completer);
       }
     }
   }
@@ -374,13 +375,13 @@ public final class Runner implements OperatorListener {
   }
 
   private void start(Task task, InFlight f, ExecutorService workers,
-      ScheduledExecutorService timers, Completer completer) {
+      TimeoutTimer deadlines, Completer completer) {
     busy.incrementAndGet();
     workers.execute(() -> {
       Optional<Change> change = Optional.empty();
       try {
         long began = System.nanoTime();
-        change = work.attempt(task, f, timers, () -> stopNow);
+        change = work.attempt(task, f, deadlines, () -> stopNow);
         claimAhead.ended(System.nanoTime() - began);
         if (change.isPresent() && guard.fenced(task.id(), f.attempt)) {
           // Seen after the lease stopped being safe: the supervisor may have ended the action.
