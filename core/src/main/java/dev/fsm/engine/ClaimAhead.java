@@ -2,11 +2,11 @@ package dev.fsm.engine;
 
 /**
  * How many tasks the next claim asks for. Without claiming ahead it is what idle workers can
- * take, so each claim is a round trip for one or two tasks when actions are short. A runner on
- * a store across a network may claim up to {@code ahead} more while its actions are short, and
- * then in batches of at least half that, so a claim serves many transitions. While actions are
- * long it claims only for idle workers: a runner holding tasks it cannot start soon would keep
- * them from idle runners elsewhere.
+ * take, so each claim is a round trip for one or two tasks when actions are short. A runner may
+ * claim up to {@code ahead} more while its actions are short, and then in batches of at least
+ * half that, so a claim serves many transitions and a worker finds its next task waiting. While
+ * actions are long it claims only for idle workers: a runner holding tasks it cannot start soon
+ * would keep them from idle runners elsewhere.
  */
 final class ClaimAhead {
 

@@ -410,10 +410,32 @@ public final class Runner implements OperatorListener {
         settled(task.id(), f);
       } finally {
         limits.ended(task, change, clock.instant());
+        // Before this attempt leaves `busy`, so a stopping runner never sees it empty while a
+        // task is being started.
+        if (!stopping) {
+          startNextWaiting(workers, deadlines, completer);
+        }
         busy.decrementAndGet();
-        wake();
+        wakeIfUseful();
       }
     });
+  }
+
+  /**
+   * From a worker whose attempt just ended: starts the next task claimed ahead, so it goes to
+   * this worker's pool at once instead of through the claim loop. One stopped while it waited
+   * is let go unstarted.
+   */
+  private void startNextWaiting(ExecutorService workers, TimeoutTimer deadlines,
+      Completer completer) {
+    for (Waiting w = waiting.poll(); w != null; w = waiting.poll()) {
+      if (w.flight().attempt.stopReason() == null) {
+        start(w.task(), w.flight(), workers, deadlines, completer);
+        return;
+      }
+      limits.ended(w.task(), Optional.empty(), clock.instant());
+      settled(w.task().id(), w.flight());
+    }
   }
 
   /** After the outcome the old version routed is recorded, the upgrade it waited for. */
@@ -435,7 +457,7 @@ public final class Runner implements OperatorListener {
     if (inFlight.remove(id, f)) {
       guard.release(id);
     }
-    wake();
+    wakeIfUseful();
   }
 
   /**
@@ -491,6 +513,18 @@ public final class Runner implements OperatorListener {
       outage.went("renewing leases", e, Duration.ofMillis(options.lease().toMillis() / 3));
     } catch (RuntimeException e) {
       listener.problem(RunListener.Topic.LEASE, "could not renew leases: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Wakes the claim loop when it has something to do after an attempt ended or settled: a claim
+   * to make, the end of the work to notice, or a stop. With tasks claimed ahead, most endings
+   * leave it nothing to do, and waking it for them was a context switch per transition.
+   */
+  private void wakeIfUseful() {
+    if (stopping || inFlight.isEmpty() || busy.get() == 0
+        || claimAhead.claimSize(busy.get(), waiting.size()) > 0) {
+      wake();
     }
   }
 

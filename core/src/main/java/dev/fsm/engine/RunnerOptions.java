@@ -21,6 +21,15 @@ import java.util.Set;
 public record RunnerOptions(int workers, Mode mode, Duration lease, Duration shutdownGrace,
     Duration maxIdleWait, String owner, Set<String> machines, int ahead) {
 
+  /**
+   * Tasks `fsm run` claims ahead per worker while actions are short. On a shared store a claim
+   * is a round trip, so it should serve many transitions; on any store, a worker that finds the
+   * next task waiting starts it at once, where one that waits for the claim loop costs a hand-off
+   * between threads per transition (measured on the embedded store: 1.54 context switches per
+   * transition without, 0.70 with).
+   */
+  public static final int AHEAD_PER_WORKER = 4;
+
   /** When a runner stops by itself. */
   public enum Mode {
     /** Never: until stopped. */

@@ -198,7 +198,8 @@ public final class RunnerBenchmark {
           .machines(machines)
           .actions(ActionOptions.DEFAULTS)
           .runner(RunnerOptions.of(workers, mode,
-              "runner:" + ProcessHandle.current().pid() + "@bench"), tracker)
+              "runner:" + ProcessHandle.current().pid() + "@bench")
+              .claimingAhead(RunnerOptions.AHEAD_PER_WORKER * workers), tracker)
           .clock(CLOCK)
           .operator("user:bench");
       if (before != null) {

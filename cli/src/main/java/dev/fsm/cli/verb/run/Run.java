@@ -13,7 +13,6 @@ import dev.fsm.engine.RunListener;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
 import dev.fsm.model.Durations;
-import dev.fsm.store.Ownership;
 import dev.fsm.store.Store;
 import dev.fsm.store.StoreLocation;
 import dev.fsm.store.StorePurpose;
@@ -65,13 +64,6 @@ public final class Run implements Callable<Integer> {
 
   /** The folder in the store that records running programs (see ProgramLedger). */
   private static final String PROGRAMS = "programs";
-
-  /**
-   * Tasks a runner on a shared store may claim ahead per worker while actions are short: a
-   * claim there is a round trip, so it should serve many transitions. An embedded store's
-   * claims cost no round trip.
-   */
-  private static final int CLAIM_AHEAD_PER_WORKER = 4;
 
   /** The shortest lease: renewals every third of it must outrun a busy machine's pauses. */
   private static final Duration MIN_LEASE = Duration.ofMillis(600);
@@ -186,8 +178,7 @@ public final class Run implements Callable<Integer> {
         .actions(ActionOptions.DEFAULTS.withGrace(graceTime).withPlugins(plugins))
         .runner(RunnerOptions.of(workers, mode, owner).withLease(leaseTime, graceTime)
                 .onlyMachines(Set.copyOf(onlyMachines))
-                .claimingAhead(at.kind().ownership() == Ownership.SHARED
-                    ? CLAIM_AHEAD_PER_WORKER * workers : 0),
+                .claimingAhead(RunnerOptions.AHEAD_PER_WORKER * workers),
             listener)
         .announce(host());
     if (ledger != null) {
