@@ -33,7 +33,12 @@ import org.mapdb.DBException;
  *
  * <p>Anything that reads the index takes it through {@link #index()} under the store's lock,
  * which first applies every event still waiting, in append order, whoever appended it: a reader
- * sees every change appended before. The index's lock is always taken after the store's.
+ * sees every change appended before. A read applies most of them before it takes the store's
+ * lock, under the index's alone ({@link #locked}), so appends go on meanwhile. The index's lock
+ * is never held while waiting for the store's.
+ *
+ * <p>A runner's outcomes go through {@link #appendAndAwait}, flat-combined by the holder of the
+ * store's lock ({@link CombiningLock}).
  *
  * <p>After a failure that may leave the index ahead of or behind the journal, the gate refuses
  * everything until the store is opened again, which rebuilds the index.
