@@ -248,7 +248,10 @@ public final class StoreGate {
     }
     indexLock.lock();
     try {
-      applyWaiting();
+      // Closing applied what waited (or, broken, left it) and the index is closed next.
+      if (!stopping) {
+        applyWaiting();
+      }
     } catch (RuntimeException | Error e) {
       // Noted in broken by applyWaiting; every later request is refused.
     } finally {
@@ -307,6 +310,8 @@ public final class StoreGate {
     return lock.run(() -> {
       boolean wasOpen = !closed;
       closed = true;
+      // Before the index's lock is taken: a read that takes it after this applies nothing.
+      stopping = true;
       if (wasOpen && broken.get() == null) {
         indexLock.lock();
         try {
@@ -321,7 +326,6 @@ public final class StoreGate {
           indexLock.unlock();
         }
       }
-      stopping = true;
       LockSupport.unpark(indexer);
       return wasOpen;
     });
