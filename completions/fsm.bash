@@ -48,7 +48,7 @@ _fsm() {
       watch) COMPREPLY=($(compgen -W "--machine --state --status --interval -n --count -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       tail) COMPREPLY=($(compgen -W "--machine --state --status --interval -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       shell) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
-      bench) COMPREPLY=($(compgen -W "--tasks --workers --runners --lease --states --sends --store-only --seconds --writers --context-bytes --dir -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
+      bench) COMPREPLY=($(compgen -W "--tasks --workers --runners --lease --states --sends --store-only --seconds --writers --rounds --context-bytes --dir -h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       completion) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       version) COMPREPLY=($(compgen -W "-h --help -V --version --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
       help) COMPREPLY=($(compgen -W "-h --help --store --machines --output --no-color -v --verbose" -- "$cur")); return ;;
@@ -59,7 +59,7 @@ _fsm() {
 }
 
 _fsm_value_options() {
-  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --lease --metrics --machine --until --reason --to --state --status --sort --limit --since --older-than --interval -n --count --tasks --runners --states --sends --seconds --writers --context-bytes --dir"
+  echo "--store --machines --output -o --output-file --format --direction --task --engine --id --context --at --from --workers --plugins --grace --lease --metrics --machine --until --reason --to --state --status --sort --limit --since --older-than --interval -n --count --tasks --runners --states --sends --seconds --writers --rounds --context-bytes --dir"
 }
 
 complete -o default -F _fsm fsm

@@ -27,7 +27,7 @@ class BenchIT {
     assertThat(r.exit()).as(r.err()).isZero();
     JsonNode doc = new ObjectMapper().readTree(r.out());
     assertThat(fieldNames(doc)).containsExactly("tasks", "context_bytes", "seconds_per_measure",
-        "writers", "claim_batch", "create_batch", "record_bytes", "cores", "file_system",
+        "rounds", "writers", "claim_batch", "create_batch", "record_bytes", "cores", "file_system",
         "bare_log", "store", "store_batched", "half_load", "at_scale", "targets");
     assertThat(doc.get("tasks").asInt()).isEqualTo(2000);
     assertThat(doc.get("record_bytes").asInt()).isGreaterThan(200);
@@ -38,13 +38,20 @@ class BenchIT {
     }
     for (JsonNode b : doc.get("bare_log")) {
       assertThat(fieldNames(b)).containsExactly("writers", "records", "seconds",
-          "records_per_second");
+          "records_per_second", "rounds_per_second");
       assertThat(b.get("records").asLong()).isPositive();
+      assertThat(b.get("rounds_per_second")).hasSize(1);
+    }
+    for (JsonNode s : doc.get("store")) {
+      assertThat(fieldNames(s)).containsExactly("writers", "transitions", "seconds",
+          "transitions_per_second", "ratio_to_bare_log", "rounds_per_second", "rounds_ratio",
+          "ratio_lowest", "ratio_highest");
+      assertThat(s.get("rounds_ratio")).hasSize(1);
+      assertThat(s.get("ratio_lowest").asDouble()).isEqualTo(s.get("ratio_to_bare_log")
+          .asDouble()).isEqualTo(s.get("ratio_highest").asDouble());
     }
     for (JsonNode s : List.of(doc.get("store").get(0), doc.get("store").get(1),
         doc.get("store_batched").get(0), doc.get("store_batched").get(1))) {
-      assertThat(fieldNames(s)).containsExactly("writers", "transitions", "seconds",
-          "transitions_per_second", "ratio_to_bare_log");
       assertThat(s.get("transitions").asLong()).isPositive();
       assertThat(s.get("ratio_to_bare_log").asDouble()).isPositive();
     }
@@ -97,6 +104,30 @@ class BenchIT {
   }
 
   @Test
+  void roundsInterleaveTheBareLogAndTheStoreAndReportTheMedianAndSpread() throws IOException {
+    FsmJar.Result r = FsmJar.run(dir, "bench", "--store-only", "--tasks", "500", "--seconds",
+        "0.3", "--writers", "4", "--rounds", "3");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.outLines().get(0)).contains("0.3 s per throughput measure, bare log and store"
+        + " one by one in turn 3 times,");
+    assertThat(r.out()).containsPattern("bare log, 4 writers +[0-9,]+ records/s \\(median of 3,"
+        + " [0-9,]+-[0-9,]+\\)")
+        .containsPattern("store, 4 writers +[0-9,]+ transitions/s \\(median of 3, [0-9,]+-"
+            + "[0-9,]+\\); [0-9.]+× bare log \\(median of 3 rounds, [0-9.]+×-[0-9.]+×\\) +median"
+            + " ≥ 0.8× bare log, each ≥ 0.7×, ≥ 10,000/s +(yes|no)");
+    List<String> phases = r.err().lines().filter(l -> l.contains("round")).toList();
+    List<String> expected = new ArrayList<>();
+    for (int round = 1; round <= 3; round++) {
+      expected.add("bench: bare log, 4 writers (round " + round + " of 3)...");
+      expected.add("bench: store, 4 writers (round " + round + " of 3)...");
+    }
+    assertThat(phases).containsExactlyElementsOf(expected);
+    try (Stream<Path> left = Files.list(dir)) {
+      assertThat(left).isEmpty();
+    }
+  }
+
+  @Test
   void theRunnerBenchReportsThroughputLatencyAndSendTimesAsJson() throws IOException {
     FsmJar.Result r = FsmJar.run(dir, "bench", "--tasks", "300", "--workers", "1,2",
         "--states", "3", "--sends", "20", "--output", "json");
@@ -134,6 +165,8 @@ class BenchIT {
     assertUsage("--writers", "--store-only", "--writers", "1,0");
     assertUsage("--seconds", "--store-only", "--seconds", "-1");
     assertUsage("--context-bytes", "--store-only", "--context-bytes", "1");
+    assertUsage("--rounds", "--store-only", "--rounds", "0");
+    assertUsage("--rounds", "--rounds", "3");
   }
 
   private void assertUsage(String option, String... args) {

@@ -13,9 +13,11 @@ import java.util.List;
  * @param writers the concurrent writer counts to measure throughput with
  * @param claimBatch how many tasks a store writer claims per call
  * @param createBatch how many tasks one bulk {@code create} call stores
+ * @param rounds how many times the bare log and the store recording outcomes one by one are
+ *     measured in turn with each writer count
  */
 public record BenchOptions(Path parent, int tasks, int contextBytes, double seconds,
-    List<Integer> writers, int claimBatch, int createBatch) {
+    List<Integer> writers, int claimBatch, int createBatch, int rounds) {
 
   /** Tasks a writer claims at a time, as a runner with a few workers would. */
   public static final int DEFAULT_CLAIM_BATCH = 16;
@@ -26,9 +28,10 @@ public record BenchOptions(Path parent, int tasks, int contextBytes, double seco
   public BenchOptions {
     writers = List.copyOf(writers);
     if (tasks < 1 || contextBytes < 2 || !(seconds > 0) || writers.isEmpty() || claimBatch < 1
-        || createBatch < 1 || writers.stream().anyMatch(w -> w < 1)) {
+        || createBatch < 1 || rounds < 1 || writers.stream().anyMatch(w -> w < 1)) {
       throw new IllegalArgumentException("bench options out of range: tasks " + tasks
-          + ", context bytes " + contextBytes + ", seconds " + seconds + ", writers " + writers);
+          + ", context bytes " + contextBytes + ", seconds " + seconds + ", writers " + writers
+          + ", rounds " + rounds);
     }
   }
 }

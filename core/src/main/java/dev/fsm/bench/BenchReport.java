@@ -12,19 +12,18 @@ import java.util.Optional;
  * @param fileSystem the type of the file system it ran on, e.g. {@code ext4}
  * @param cores processors available to the JVM
  * @param recordBytes the size of one transition's journal record, as written by the bare log
- * @param bareLog the journal alone, per writer count
- * @param store store transitions recorded one by one, per writer count, in the same order
- * @param storeBatched store transitions recorded a claimed batch at a time, likewise
+ * @param oneByOne the journal alone and store transitions recorded one by one, in turn, per
+ *     writer count
+ * @param storeBatched store transitions recorded a claimed batch at a time, in the same order
  * @param halfLoad ack latency at half of the measured throughput
  * @param scale the store with many tasks
  */
 public record BenchReport(BenchOptions options, Path folder, String fileSystem, int cores,
-    int recordBytes, List<Throughput> bareLog, List<Throughput> store,
-    List<Throughput> storeBatched, HalfLoad halfLoad, ScaleResult scale) {
+    int recordBytes, List<Interleaved> oneByOne, List<Throughput> storeBatched,
+    HalfLoad halfLoad, ScaleResult scale) {
 
   public BenchReport {
-    bareLog = List.copyOf(bareLog);
-    store = List.copyOf(store);
+    oneByOne = List.copyOf(oneByOne);
     storeBatched = List.copyOf(storeBatched);
   }
 
@@ -33,8 +32,9 @@ public record BenchReport(BenchOptions options, Path folder, String fileSystem, 
     return bareLog.perSecond() == 0 ? 0 : store.perSecond() / bareLog.perSecond();
   }
 
-  /** The bare log measured with this many writers, if it was. */
+  /** The bare log's median run with this many writers, if it was measured. */
   public Optional<Throughput> bareLog(int writers) {
-    return bareLog.stream().filter(t -> t.writers() == writers).findFirst();
+    return oneByOne.stream().filter(p -> p.writers() == writers).findFirst()
+        .map(Interleaved::bareLogMedian);
   }
 }

@@ -42,18 +42,10 @@ public final class StoreBenchmark {
     BenchTasks tasks = new BenchTasks(options.contextBytes());
     int recordBytes = tasks.transitionRecordBytes();
     List<Integer> writers = options.writers();
-    int[] runs = {0};
 
     listener.phase("warming up");
     LogBench.run(folder.resolve("warm-up-log"), HALF_LOAD_WRITERS, WARM_UP_SECONDS, recordBytes);
-    List<Throughput> bareLog = new ArrayList<>();
-    for (int w : writers) {
-      listener.phase("bare log, " + w + (w == 1 ? " writer" : " writers"));
-      bareLog.add(LogBench.run(folder.resolve("log-" + runs[0]++), w, options.seconds(),
-          recordBytes));
-    }
-
-    List<Throughput> store = new ArrayList<>();
+    List<Interleaved> oneByOne;
     List<Throughput> storeBatched = new ArrayList<>();
     HalfLoad halfLoad;
     try (EmbeddedStore s = EmbeddedStore.open(folder.resolve("transitions"),
@@ -62,15 +54,12 @@ public final class StoreBenchmark {
       bench.createPool(StoreBench.poolSize(Collections.max(writers), options.claimBatch()),
           options.createBatch());
       bench.closedLoop(HALF_LOAD_WRITERS, WARM_UP_SECONDS);
-      for (int w : writers) {
-        listener.phase("store, " + w + (w == 1 ? " writer" : " writers"));
-        store.add(bench.closedLoop(w, options.seconds()));
-      }
+      oneByOne = interleave(folder, options, recordBytes, s, bench, listener);
       for (int w : writers) {
         listener.phase("store, " + w + (w == 1 ? " writer" : " writers") + ", batched outcomes");
         storeBatched.add(bench.closedLoopBatched(w, options.seconds()));
       }
-      Throughput basis = halfLoadBasis(store);
+      Throughput basis = halfLoadBasis(oneByOne.stream().map(Interleaved::storeMedian).toList());
       double offered = basis.perSecond() / 2;
       // The saturating runs above start checkpoints of their journal growth that can last
       // seconds into the next run; they are that load's work, not half load's. Checkpoints that
@@ -85,8 +74,45 @@ public final class StoreBenchmark {
 
     ScaleResult scale = ScaleBench.run(folder.resolve("tasks"), options, tasks, listener);
     return new BenchReport(options, folder, fileSystem(folder),
-        Runtime.getRuntime().availableProcessors(), recordBytes, bareLog, store, storeBatched,
+        Runtime.getRuntime().availableProcessors(), recordBytes, oneByOne, storeBatched,
         halfLoad, scale);
+  }
+
+  /**
+   * The bare log, then the store recording one by one, for each writer count, round after
+   * round. Before each bare log run the checkpoint a store run started is let finish: it is the
+   * store's work, and would otherwise slow the bare log beside it.
+   */
+  private static List<Interleaved> interleave(Path folder, BenchOptions options,
+      int recordBytes, EmbeddedStore store, StoreBench bench, BenchListener listener)
+      throws IOException {
+    List<Integer> writers = options.writers();
+    List<List<Throughput>> bareLog = new ArrayList<>();
+    List<List<Throughput>> oneByOne = new ArrayList<>();
+    for (int i = 0; i < writers.size(); i++) {
+      bareLog.add(new ArrayList<>());
+      oneByOne.add(new ArrayList<>());
+    }
+    int rounds = options.rounds();
+    for (int round = 1; round <= rounds; round++) {
+      String of = rounds == 1 ? "" : " (round " + round + " of " + rounds + ")";
+      for (int i = 0; i < writers.size(); i++) {
+        int w = writers.get(i);
+        String who = w + (w == 1 ? " writer" : " writers");
+        awaitCheckpoint(store);
+        listener.phase("bare log, " + who + of);
+        Path log = folder.resolve("log-" + round + "-" + w);
+        bareLog.get(i).add(LogBench.run(log, w, options.seconds(), recordBytes));
+        delete(log);
+        listener.phase("store, " + who + of);
+        oneByOne.get(i).add(bench.closedLoop(w, options.seconds()));
+      }
+    }
+    List<Interleaved> pairs = new ArrayList<>();
+    for (int i = 0; i < writers.size(); i++) {
+      pairs.add(new Interleaved(writers.get(i), bareLog.get(i), oneByOne.get(i)));
+    }
+    return pairs;
   }
 
   /**

@@ -8,6 +8,11 @@ public final class Targets {
 
   /** Store transitions/s over the bare log's records/s, with the same writers. */
   public static final double MIN_RATIO = 0.8;
+  /**
+   * Issue 21: with {@link #WRITERS_FOR_MIN_RATE} writers, no interleaved round's ratio below
+   * this, while their median meets {@link #MIN_RATIO}.
+   */
+  public static final double MIN_RATIO_EACH_ROUND = 0.7;
   /** Durable transitions/s with {@link #WRITERS_FOR_MIN_RATE} writers. */
   public static final double MIN_RATE = 10_000;
   /** The writer count the rate target is for. */
@@ -48,9 +53,32 @@ public final class Targets {
         : ratio;
   }
 
+  /**
+   * Whether the store recording one by one met its targets over interleaved rounds: the median
+   * round's ratio and rate, and with {@link #WRITERS_FOR_MIN_RATE} writers every round's ratio
+   * at least {@link #MIN_RATIO_EACH_ROUND}.
+   */
+  public static boolean storeMet(Interleaved p) {
+    boolean ratio = p.ratioMedian() >= MIN_RATIO;
+    if (p.writers() != WRITERS_FOR_MIN_RATE) {
+      return ratio;
+    }
+    return ratio && p.ratioLowest() >= MIN_RATIO_EACH_ROUND
+        && p.storeMedian().perSecond() >= MIN_RATE;
+  }
+
   /** The target of store throughput with these writers, in words. */
   public static String storeTarget(int writers) {
     return writers == WRITERS_FOR_MIN_RATE ? "≥ 0.8× bare log and ≥ 10,000/s" : "≥ 0.8× bare log";
+  }
+
+  /** The target of store throughput one by one over interleaved rounds, in words. */
+  public static String storeTarget(int writers, int rounds) {
+    if (rounds == 1) {
+      return storeTarget(writers);
+    }
+    return writers == WRITERS_FOR_MIN_RATE
+        ? "median ≥ 0.8× bare log, each ≥ 0.7×, ≥ 10,000/s" : "median ≥ 0.8× bare log";
   }
 
   /** Whether the p99 ack latency at half load met its target. */
@@ -85,9 +113,9 @@ public final class Targets {
   /** Every target this run checked, in the order of the report. */
   public static List<Check> check(BenchReport r) {
     List<Check> checks = new ArrayList<>();
-    for (Throughput s : r.store()) {
-      r.bareLog(s.writers()).ifPresent(b -> checks.add(new Check(
-          "store_" + s.writers() + "_writers", storeTarget(s.writers()), storeMet(s, b))));
+    for (Interleaved p : r.oneByOne()) {
+      checks.add(new Check("store_" + p.writers() + "_writers",
+          storeTarget(p.writers(), p.rounds()), storeMet(p)));
     }
     for (Throughput s : r.storeBatched()) {
       r.bareLog(s.writers()).ifPresent(b -> checks.add(new Check("store_batched_"

@@ -39,6 +39,44 @@ class BenchMathsTest {
   }
 
   @Test
+  void interleavedRoundsGiveTheMedianRunAndTheMedianLowestAndHighestRatio() {
+    Interleaved p = new Interleaved(4,
+        List.of(new Throughput(4, 10_000, SECOND), new Throughput(4, 20_000, SECOND),
+            new Throughput(4, 10_000, SECOND), new Throughput(4, 12_000, SECOND),
+            new Throughput(4, 15_000, SECOND)),
+        List.of(new Throughput(4, 9_000, SECOND), new Throughput(4, 13_000, SECOND),
+            new Throughput(4, 8_500, SECOND), new Throughput(4, 11_400, SECOND),
+            new Throughput(4, 12_000, SECOND)));
+    assertThat(p.rounds()).isEqualTo(5);
+    assertThat(p.bareLogMedian().perSecond()).isEqualTo(12_000.0);
+    assertThat(p.storeMedian().perSecond()).isEqualTo(11_400.0);
+    // Each round's store over the bare log of the same round, not medians over medians.
+    assertThat(p.ratios()).containsExactly(0.9, 0.65, 0.85, 0.95, 0.8);
+    assertThat(p.ratioMedian()).isEqualTo(0.85);
+    assertThat(p.ratioLowest()).isEqualTo(0.65);
+    assertThat(p.ratioHighest()).isEqualTo(0.95);
+    // A median of 0.85 with one round at 0.65: the 4-writer target wants none below 0.7.
+    assertThat(Targets.storeMet(p)).isFalse();
+    assertThat(Targets.storeTarget(4, 5)).isEqualTo("median ≥ 0.8× bare log, each ≥ 0.7×,"
+        + " ≥ 10,000/s");
+    assertThat(Targets.storeTarget(4, 1)).isEqualTo(Targets.storeTarget(4));
+  }
+
+  @Test
+  void anEvenCountOfRoundsTakesTheLowerMiddleAsMedian() {
+    Interleaved p = new Interleaved(64,
+        List.of(new Throughput(64, 100, SECOND), new Throughput(64, 100, SECOND)),
+        List.of(new Throughput(64, 70, SECOND), new Throughput(64, 90, SECOND)));
+    assertThat(p.ratioMedian()).isEqualTo(0.7);
+    assertThat(p.storeMedian().perSecond()).isEqualTo(70.0);
+    assertThat(Targets.storeMet(p)).isFalse();
+    assertThat(Targets.storeMet(new Interleaved(64, List.of(new Throughput(64, 100, SECOND)),
+        List.of(new Throughput(64, 80, SECOND))))).isTrue();
+    assertThatThrownBy(() -> new Interleaved(4, List.of(new Throughput(4, 1, SECOND)),
+        List.of())).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void scaleFiguresArePerTaskAndPerSecond() {
     ScaleResult s = scale(new DiskUse(200_000_000, 90_000_000, 10_000_000), 1_250, 1_250_000);
     assertThat(s.bytesPerTask()).isEqualTo(300.0);
@@ -65,7 +103,8 @@ class BenchMathsTest {
     Throughput bare = new Throughput(1, 1_000, SECOND);
     Throughput four = new Throughput(4, 12_000, SECOND);
     BenchReport r = new BenchReport(options(List.of(1, 4)), Path.of("x"), "ext4", 2, 316,
-        List.of(bare, new Throughput(4, 13_000, SECOND)), List.of(bare, four),
+        List.of(new Interleaved(1, List.of(bare), List.of(bare)),
+            new Interleaved(4, List.of(new Throughput(4, 13_000, SECOND)), List.of(four))),
         List.of(new Throughput(4, 9_000, SECOND)),
         new HalfLoad(4, 4, 6_000, four, new Latency(100, 1, 30, 40), 3_000),
         scale(new DiskUse(1, 1, 1), 10, 1_250_000));
@@ -102,14 +141,15 @@ class BenchMathsTest {
 
   @Test
   void optionsOutOfRangeAreRefused() {
-    assertThatThrownBy(() -> new BenchOptions(Path.of("."), 0, 200, 1, List.of(1), 16, 1000))
+    assertThatThrownBy(() -> new BenchOptions(Path.of("."), 0, 200, 1, List.of(1), 16, 1000,
+        1))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> options(List.of()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   private static BenchOptions options(List<Integer> writers) {
-    return new BenchOptions(Path.of("."), 1_000, 200, 1, writers, 16, 1000);
+    return new BenchOptions(Path.of("."), 1_000, 200, 1, writers, 16, 1000, 1);
   }
 
   /** A result for 1M tasks created in 10 s, with this rebuild and a 250 ms reopen. */

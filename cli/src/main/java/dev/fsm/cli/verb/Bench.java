@@ -96,6 +96,12 @@ public final class Bench implements Callable<Integer> {
       description = "Concurrent writer counts to measure (default: ${DEFAULT-VALUE}).")
   List<Integer> writers;
 
+  @Option(names = "--rounds", paramLabel = "N", defaultValue = "1",
+      description = "With --store-only: measure the bare log and the store recording outcomes"
+          + " one by one N times in turn, for each writer count, and report the median round"
+          + " and the lowest and highest ratio (default: ${DEFAULT-VALUE}).")
+  int rounds;
+
   @Option(names = "--context-bytes", paramLabel = "N", defaultValue = "200",
       description = "Size of each task's JSON context (default: ${DEFAULT-VALUE}).")
   int contextBytes;
@@ -112,6 +118,10 @@ public final class Bench implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     checkDir();
+    if (rounds != 1 && !storeOnly) {
+      throw usage("--rounds applies to --store-only alone; add --store-only or leave --rounds"
+          + " out");
+    }
     if (runners != null) {
       return FleetBench.run(this, out, err);
     }
@@ -187,8 +197,11 @@ public final class Bench implements Callable<Integer> {
         throw usage("--writers must be writer counts from 1 to 1024, such as 1,4,64; not " + w);
       }
     }
+    if (rounds < 1 || rounds > 100) {
+      throw usage("--rounds must be from 1 to 100, not " + rounds);
+    }
     return new BenchOptions(dir, n, contextBytes, seconds, writers.stream().distinct()
-        .toList(), BenchOptions.DEFAULT_CLAIM_BATCH, BenchOptions.DEFAULT_CREATE_BATCH);
+        .toList(), BenchOptions.DEFAULT_CLAIM_BATCH, BenchOptions.DEFAULT_CREATE_BATCH, rounds);
   }
 
   private void checkDir() {

@@ -2,6 +2,7 @@ package dev.fsm.cli.verb;
 
 import dev.fsm.bench.BenchReport;
 import dev.fsm.bench.HalfLoad;
+import dev.fsm.bench.Interleaved;
 import dev.fsm.bench.ScaleResult;
 import dev.fsm.bench.Targets;
 import dev.fsm.bench.Throughput;
@@ -19,21 +20,24 @@ final class BenchJson {
     doc.put("tasks", r.options().tasks());
     doc.put("context_bytes", r.options().contextBytes());
     doc.put("seconds_per_measure", r.options().seconds());
+    doc.put("rounds", r.options().rounds());
     doc.put("writers", r.options().writers());
     doc.put("claim_batch", r.options().claimBatch());
     doc.put("create_batch", r.options().createBatch());
     doc.put("record_bytes", r.recordBytes());
     doc.put("cores", r.cores());
     doc.put("file_system", r.fileSystem());
-    doc.put("bare_log", r.bareLog().stream().map(b -> {
+    doc.put("bare_log", r.oneByOne().stream().map(p -> {
+      Throughput b = p.bareLogMedian();
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("writers", b.writers());
       m.put("records", b.operations());
       m.put("seconds", b.nanos() / 1e9);
       m.put("records_per_second", round(b.perSecond()));
+      m.put("rounds_per_second", rates(p.bareLog()));
       return m;
     }).toList());
-    doc.put("store", r.store().stream().map(s -> store(r, s)).toList());
+    doc.put("store", r.oneByOne().stream().map(BenchJson::oneByOne).toList());
     doc.put("store_batched", r.storeBatched().stream().map(s -> store(r, s)).toList());
     doc.put("half_load", halfLoad(r.halfLoad()));
     doc.put("at_scale", scale(r.scale()));
@@ -92,6 +96,30 @@ final class BenchJson {
     return Math.round(d * 10) / 10.0;
   }
 
+  /** The median round, each round's rate and ratio, and the median, lowest and highest ratio. */
+  private static Map<String, Object> oneByOne(Interleaved p) {
+    Throughput s = p.storeMedian();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("writers", s.writers());
+    m.put("transitions", s.operations());
+    m.put("seconds", s.nanos() / 1e9);
+    m.put("transitions_per_second", round(s.perSecond()));
+    m.put("ratio_to_bare_log", ratio(p.ratioMedian()));
+    m.put("rounds_per_second", rates(p.store()));
+    m.put("rounds_ratio", p.ratios().stream().map(BenchJson::ratio).toList());
+    m.put("ratio_lowest", ratio(p.ratioLowest()));
+    m.put("ratio_highest", ratio(p.ratioHighest()));
+    return m;
+  }
+
+  private static List<Double> rates(List<Throughput> runs) {
+    return runs.stream().map(t -> round(t.perSecond())).toList();
+  }
+
+  private static double ratio(double r) {
+    return Math.round(r * 1000) / 1000.0;
+  }
+
   private static Map<String, Object> store(BenchReport r, Throughput s) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("writers", s.writers());
@@ -99,7 +127,7 @@ final class BenchJson {
     m.put("seconds", s.nanos() / 1e9);
     m.put("transitions_per_second", round(s.perSecond()));
     m.put("ratio_to_bare_log", r.bareLog(s.writers())
-        .map(b -> round(BenchReport.ratio(s, b) * 1000) / 1000).orElse(null));
+        .map(b -> ratio(BenchReport.ratio(s, b))).orElse(null));
     return m;
   }
 }

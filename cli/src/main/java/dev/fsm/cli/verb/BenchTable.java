@@ -3,6 +3,7 @@ package dev.fsm.cli.verb;
 import dev.fsm.bench.BenchReport;
 import dev.fsm.bench.DiskUse;
 import dev.fsm.bench.HalfLoad;
+import dev.fsm.bench.Interleaved;
 import dev.fsm.bench.ScaleResult;
 import dev.fsm.bench.Targets;
 import dev.fsm.bench.Throughput;
@@ -19,18 +20,22 @@ final class BenchTable {
   private BenchTable() {}
 
   static void print(BenchReport r, PrintWriter out) {
+    int rounds = r.options().rounds();
     out.println(f("store benchmark: %d cores, %s, %,d tasks with %d-byte contexts, %s s per"
-        + " throughput measure, claims of %d, %d-byte transition records", r.cores(),
+        + " throughput measure%s, claims of %d, %d-byte transition records", r.cores(),
         r.fileSystem(), r.options().tasks(), r.options().contextBytes(),
-        number(r.options().seconds()), r.options().claimBatch(), r.recordBytes()));
+        number(r.options().seconds()), rounds == 1 ? ""
+            : f(", bare log and store one by one in turn %d times", rounds),
+        r.options().claimBatch(), r.recordBytes()));
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"measure", "result", "target", "met"});
-    for (Throughput b : r.bareLog()) {
-      rows.add(new String[] {"bare log, " + writers(b.writers()),
-          f("%,.0f records/s", b.perSecond()), NONE, NONE});
+    for (Interleaved p : r.oneByOne()) {
+      Throughput b = p.bareLogMedian();
+      rows.add(new String[] {"bare log, " + writers(p.writers()),
+          f("%,.0f records/s", b.perSecond()) + spread(p.bareLog()), NONE, NONE});
     }
-    for (Throughput s : r.store()) {
-      rows.add(storeRow(r, s, ""));
+    for (Interleaved p : r.oneByOne()) {
+      rows.add(oneByOneRow(p));
     }
     for (Throughput s : r.storeBatched()) {
       rows.add(storeRow(r, s, ", batched outcomes"));
@@ -89,6 +94,30 @@ final class BenchTable {
 
   private static String f(String format, Object... args) {
     return String.format(Locale.ROOT, format, args);
+  }
+
+  /**
+   * One by one: as {@link #storeRow} for a single round; over several, the median round's rate
+   * and the median, lowest and highest of the rounds' ratios.
+   */
+  private static String[] oneByOneRow(Interleaved p) {
+    String result = p.rounds() == 1
+        ? f("%,.0f transitions/s (%.2f× bare log)", p.storeMedian().perSecond(), p.ratioMedian())
+        : f("%,.0f transitions/s%s; %.2f× bare log (median of %d rounds, %.2f×-%.2f×)",
+            p.storeMedian().perSecond(), spread(p.store()), p.ratioMedian(), p.rounds(),
+            p.ratioLowest(), p.ratioHighest());
+    return new String[] {"store, " + writers(p.writers()), result,
+        Targets.storeTarget(p.writers(), p.rounds()), yesNo(Targets.storeMet(p))};
+  }
+
+  /** Of several runs, the median's spread: {@code  (median of 5, 9,100-11,800)}. */
+  private static String spread(List<Throughput> runs) {
+    if (runs.size() == 1) {
+      return "";
+    }
+    double low = runs.stream().mapToDouble(Throughput::perSecond).min().orElseThrow();
+    double high = runs.stream().mapToDouble(Throughput::perSecond).max().orElseThrow();
+    return f(" (median of %d, %,.0f-%,.0f)", runs.size(), low, high);
   }
 
   private static String[] storeRow(BenchReport r, Throughput s, String how) {

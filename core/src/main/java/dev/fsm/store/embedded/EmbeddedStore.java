@@ -259,7 +259,7 @@ public final class EmbeddedStore implements Store {
    */
   @Override
   public void record(String owner, Change change) {
-    durablyAppending(() -> {
+    durablyCombined(() -> {
       String id = change.next().id();
       if (!holds(owner, change)) {
         if (gate.index().get(id) == null) {
@@ -273,7 +273,7 @@ public final class EmbeddedStore implements Store {
 
   @Override
   public Set<String> recordAll(String owner, List<Change> changes) {
-    return durablyAppending(() -> {
+    return durablyCombined(() -> {
       Set<String> lost = new LinkedHashSet<>();
       Pending<Set<String>> last = Pending.unchanged(lost);
       for (Change change : changes) {
@@ -590,6 +590,16 @@ public final class EmbeddedStore implements Store {
   /** As {@link #durably}, for a body that takes the index only when it needs it. */
   private <T> T durablyAppending(Supplier<Pending<T>> body) {
     T result = gate.await(gate.appending(body));
+    checkpoints.maybeStart();
+    return result;
+  }
+
+  /**
+   * As {@link #durablyAppending}, for a runner's outcomes: run by whichever writer holds the
+   * store's lock when it is taken (see {@link StoreGate#appendAndAwait}).
+   */
+  private <T> T durablyCombined(Supplier<Pending<T>> body) {
+    T result = gate.appendAndAwait(body);
     checkpoints.maybeStart();
     return result;
   }

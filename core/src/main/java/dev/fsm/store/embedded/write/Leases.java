@@ -31,21 +31,29 @@ public final class Leases {
 
   /**
    * A lease; whether its task is back in the due queue because the lease ended; how many
-   * history entries the task has; and its pending pause ({@code pause --after-step}), or null.
+   * history entries the task has; its pending pause ({@code pause --after-step}), or null; and
+   * the number its {@link Ending} was given.
    */
-  private record Held(Lease lease, boolean queued, int historyLength, Pausing pausing) {}
+  private record Held(Lease lease, boolean queued, int historyLength, Pausing pausing,
+      long order) {}
 
-  private record Ending(Instant until, String id) {}
+  /** A lease's end; {@code order} tells apart the leases one claim grants with one end. */
+  private record Ending(Instant until, long order, String id) {}
 
-  /** By end, then id; written out, as the composed comparator's lambdas were a hot spot. */
+  /**
+   * By end, then the order the leases were noted in: a claim grants its whole batch one end, and
+   * telling those apart by id compared 26-character ids sharing most of their prefix, on every
+   * claim and outcome (4% of the CPU with 64 writers).
+   */
   private static final Comparator<Ending> BY_END = (a, b) -> {
     int c = a.until.compareTo(b.until);
-    return c != 0 ? c : a.id.compareTo(b.id);
+    return c != 0 ? c : Long.compare(a.order, b.order);
   };
 
   private final Map<String, Held> byId = new HashMap<>();
   /** Leases whose tasks are held out of the due queue, by end. */
   private final NavigableSet<Ending> ending = new TreeSet<>(BY_END);
+  private long noted;
 
   /** The task with its lease, if it has one; the index stores tasks without. */
   public Task attach(Task t) {
@@ -86,7 +94,7 @@ public final class Leases {
   public boolean set(String id, Lease lease, int historyLength, Pausing pausing) {
     Held old = lease == null && byId.isEmpty() ? null : byId.get(id);
     if (old != null && !old.queued()) {
-      ending.remove(new Ending(old.lease().until(), id));
+      ending.remove(new Ending(old.lease().until(), old.order(), id));
     }
     if (lease == null) {
       if (old != null) {
@@ -94,8 +102,9 @@ public final class Leases {
       }
       return false;
     }
-    byId.put(id, new Held(lease, false, historyLength, pausing));
-    ending.add(new Ending(lease.until(), id));
+    long order = noted++;
+    byId.put(id, new Held(lease, false, historyLength, pausing, order));
+    ending.add(new Ending(lease.until(), order, id));
     return true;
   }
 
@@ -147,7 +156,8 @@ public final class Leases {
     while (!ending.isEmpty() && !ending.first().until().isAfter(now)) {
       Ending e = ending.pollFirst();
       Held held = byId.get(e.id());
-      byId.put(e.id(), new Held(held.lease(), true, held.historyLength(), held.pausing()));
+      byId.put(e.id(), new Held(held.lease(), true, held.historyLength(), held.pausing(),
+          held.order()));
       ended.add(e.id());
     }
     return ended;
