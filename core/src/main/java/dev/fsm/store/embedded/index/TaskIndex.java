@@ -9,7 +9,6 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskPages;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.event.StoreEvent;
-import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.io.IOException;
@@ -50,8 +49,12 @@ public final class TaskIndex implements AutoCloseable {
   /** The index file's name in the store folder. */
   public static final String FILE = StoreLocation.Folder.MAPPED_FILE;
 
-  /** Bumped when the index's layout changes; an index of another format is rebuilt. */
-  static final long FORMAT = 6;
+  /**
+   * Bumped when the index's layout changes; an index of another format is rebuilt. 7: keys
+   * stored as the bytes they add to the key before them ({@link KeySerializer}), task values
+   * deflated when that is shorter ({@link TaskValues}).
+   */
+  static final long FORMAT = 7;
 
   private static final String FORMAT_KEY = "format";
   private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
@@ -96,6 +99,13 @@ public final class TaskIndex implements AutoCloseable {
     DB db = file.db();
     this.db = db;
     this.volume = file.volume();
+    this.meta = map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create);
+    if (create) {
+      meta.put(FORMAT_KEY, FORMAT);
+    } else {
+      // Before any tree is opened: another format's nodes may not even decode.
+      checkFormat();
+    }
     this.tasks = map(tasksMaker(db), createMaps);
     this.history = new TaskHistories(map(historyMaker(db), createMaps));
     if (!rebuilding) {
@@ -104,10 +114,6 @@ public final class TaskIndex implements AutoCloseable {
     this.versions = new MachineVersions(map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
         create));
-    this.meta = map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create);
-    if (create) {
-      meta.put(FORMAT_KEY, FORMAT);
-    }
   }
 
   static DB.TreeMapMaker<byte[], byte[]> tasksMaker(DB db) {
@@ -250,10 +256,7 @@ public final class TaskIndex implements AutoCloseable {
    * @throws DBException when it is not
    */
   public void check(long journalSequence) {
-    if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
-      throw new DBException.DataCorruption("it is in index format " + meta.get(FORMAT_KEY)
-          + ", not " + FORMAT);
-    }
+    checkFormat();
     Long closedAt = meta.get(CLOSED_AT_KEY);
     if (closedAt == null || closedAt != journalSequence) {
       throw new DBException.DataCorruption("it was closed at journal record " + closedAt
@@ -643,6 +646,14 @@ public final class TaskIndex implements AutoCloseable {
     };
   }
 
+  /** Throws when the index is of another format than this fsm's, which it then rebuilds. */
+  private void checkFormat() {
+    if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
+      throw new DBException.DataCorruption("it is in index format " + meta.get(FORMAT_KEY)
+          + ", not " + FORMAT);
+    }
+  }
+
   /**
    * Notes the journal record this index reflects; done just before a clean close, once every
    * lease has ended and put its task back in the due queue, as a rebuild would have it.
@@ -665,7 +676,7 @@ public final class TaskIndex implements AutoCloseable {
   /** A task from the index, without a lease (an index built before leases left it has some). */
   public static Task decode(byte[] bytes) {
     try {
-      return withoutLease(StoreEventCodec.decodeTask(bytes));
+      return withoutLease(TaskValues.decode(bytes));
     } catch (IllegalArgumentException e) {
       throw new DBException.DataCorruption("a task record in the index is damaged: "
           + e.getMessage());
@@ -687,7 +698,7 @@ public final class TaskIndex implements AutoCloseable {
     Task stored = withoutLease(next);
     RecentTasks.Entry known = recent.get(id);
     recent.forget(id);
-    byte[] old = tasks.put(IndexKeys.id(id), StoreEventCodec.encodeTask(stored));
+    byte[] old = tasks.put(IndexKeys.id(id), TaskValues.encode(stored));
     recent.stored(stored);
     if (known != null && known.historyLength() >= 0) {
       recent.historyLength(id, known.historyLength());
