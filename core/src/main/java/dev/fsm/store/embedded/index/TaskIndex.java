@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Optional;
@@ -52,9 +53,9 @@ public final class TaskIndex implements AutoCloseable {
   /**
    * Bumped when the index's layout changes; an index of another format is rebuilt. 7: keys
    * stored as the bytes they add to the key before them ({@link KeySerializer}), task values
-   * deflated when that is shorter ({@link TaskValues}).
+   * without their ids (their keys) and deflated when that is shorter ({@link TaskValues}).
    */
-  static final long FORMAT = 7;
+  public static final long FORMAT = 7;
 
   private static final String FORMAT_KEY = "format";
   private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
@@ -160,7 +161,7 @@ public final class TaskIndex implements AutoCloseable {
 
   /** As {@link #placeAll(Path)}, with the heap budgets given. */
   void placeAll(Path file, long runBytes, long memberBytes) throws IOException {
-    Placement.build(db, tasks.values(), file, runBytes, memberBytes, this::settle);
+    Placement.build(db, tasks.entrySet(), file, runBytes, memberBytes, this::settle);
     openPlaces(false);
   }
 
@@ -269,8 +270,8 @@ public final class TaskIndex implements AutoCloseable {
     }
 
     if (size > 0) {
-      decode(tasks.firstEntry().getValue());
-      decode(tasks.lastEntry().getValue());
+      decode(tasks.firstEntry());
+      decode(tasks.lastEntry());
     }
     queues.check();
     groups.check();
@@ -377,11 +378,12 @@ public final class TaskIndex implements AutoCloseable {
     if (known != null) {
       return known.task();
     }
-    byte[] bytes = tasks.get(IndexKeys.id(id));
+    byte[] key = IndexKeys.id(id);
+    byte[] bytes = tasks.get(key);
     if (bytes == null) {
       return null;
     }
-    Task t = decode(bytes);
+    Task t = decode(key, bytes);
     recent.stored(t);
     return t;
   }
@@ -513,7 +515,7 @@ public final class TaskIndex implements AutoCloseable {
       case CREATED -> fewMatch(query) ? TaskPages.page(matching(query), query, cursor)
           : creations.page(query, cursor, this::get);
       // No index keeps this order (it changes with every step): one pass, a page kept.
-      case UPDATED -> TaskPages.page(() -> new Decoding(tasks.values().iterator()), query,
+      case UPDATED -> TaskPages.page(() -> new Decoding(tasks.entrySet().iterator()), query,
           cursor);
     };
   }
@@ -553,9 +555,10 @@ public final class TaskIndex implements AutoCloseable {
     NavigableMap<byte[], byte[]> range = query.afterId().isEmpty() ? tasks
         : query.descending() ? tasks.headMap(IndexKeys.id(query.afterId().get()), false)
         : tasks.tailMap(IndexKeys.id(query.afterId().get()), false);
-    Iterable<byte[]> after = query.descending() ? range.descendingMap().values() : range.values();
-    for (byte[] bytes : after) {
-      page.add(decode(bytes));
+    Iterable<Map.Entry<byte[], byte[]>> after = query.descending()
+        ? range.descendingMap().entrySet() : range.entrySet();
+    for (Map.Entry<byte[], byte[]> e : after) {
+      page.add(decode(e));
       if (page.size() == query.limit()) {
         break;
       }
@@ -574,16 +577,17 @@ public final class TaskIndex implements AutoCloseable {
         : Optional.empty();
   }
 
-  /** Tasks decoded as an iteration over their stored bytes reaches them. */
-  private record Decoding(Iterator<byte[]> bytes) implements Iterator<Task> {
+  /** Tasks decoded as an iteration over their stored entries reaches them. */
+  private record Decoding(Iterator<Map.Entry<byte[], byte[]>> entries)
+      implements Iterator<Task> {
     @Override
     public boolean hasNext() {
-      return bytes.hasNext();
+      return entries.hasNext();
     }
 
     @Override
     public Task next() {
-      return decode(bytes.next());
+      return decode(entries.next());
     }
   }
 
@@ -631,19 +635,8 @@ public final class TaskIndex implements AutoCloseable {
    */
   public Iterator<Task> tasksBetween(String afterId, String throughId) {
     byte[] through = IndexKeys.id(throughId);
-    Iterator<byte[]> range = (afterId == null ? tasks.headMap(through, true).values()
-        : tasks.subMap(IndexKeys.id(afterId), false, through, true).values()).iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return range.hasNext();
-      }
-
-      @Override
-      public Task next() {
-        return decode(range.next());
-      }
-    };
+    return new Decoding((afterId == null ? tasks.headMap(through, true).entrySet()
+        : tasks.subMap(IndexKeys.id(afterId), false, through, true).entrySet()).iterator());
   }
 
   /** Throws when the index is of another format than this fsm's, which it then rebuilds. */
@@ -673,10 +666,23 @@ public final class TaskIndex implements AutoCloseable {
     db.close();
   }
 
-  /** A task from the index, without a lease (an index built before leases left it has some). */
-  public static Task decode(byte[] bytes) {
+  /** A task's value in the task map, kept under the key {@link IndexKeys#id}. */
+  public static byte[] encode(Task t) {
+    return TaskValues.encode(t);
+  }
+
+  /** A task from the index's entry for it. */
+  static Task decode(Map.Entry<byte[], byte[]> entry) {
+    return decode(entry.getKey(), entry.getValue());
+  }
+
+  /**
+   * A task from the index: its key and value in the task map, without a lease (an index built
+   * before leases left it has some).
+   */
+  public static Task decode(byte[] key, byte[] value) {
     try {
-      return withoutLease(TaskValues.decode(bytes));
+      return withoutLease(TaskValues.decode(key, value));
     } catch (IllegalArgumentException e) {
       throw new DBException.DataCorruption("a task record in the index is damaged: "
           + e.getMessage());
@@ -698,12 +704,13 @@ public final class TaskIndex implements AutoCloseable {
     Task stored = withoutLease(next);
     RecentTasks.Entry known = recent.get(id);
     recent.forget(id);
-    byte[] old = tasks.put(IndexKeys.id(id), TaskValues.encode(stored));
+    byte[] key = IndexKeys.id(id);
+    byte[] old = tasks.put(key, encode(stored));
     recent.stored(stored);
     if (known != null && known.historyLength() >= 0) {
       recent.historyLength(id, known.historyLength());
     }
-    place(old == null ? null : known != null ? known.task() : decode(old), wasOut, stored,
+    place(old == null ? null : known != null ? known.task() : decode(key, old), wasOut, stored,
         isOut);
   }
 

@@ -9,9 +9,9 @@ import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * A task as the index stores it: fsm's task encoding ({@link StoreEventCodec#encodeTask}),
- * deflated with a preset dictionary of common JSON tokens when that is shorter (issue 21: the
- * context was three quarters of the index). Deflated, the value is a 0 byte (no task encoding
+ * A task as the index stores it: fsm's task encoding ({@link StoreEventCodec#encodeTask}) with
+ * an empty id, since the task's key is its id, deflated with a preset dictionary of common JSON
+ * tokens when that is shorter (issue 21: the context was three quarters of the index). Deflated, the value is a 0 byte (no task encoding
  * starts with one: it starts with its format, 1 or more), the encoding's length as a varint,
  * then the raw deflate stream. The same task always gives the same bytes, so two indexes
  * compare entry by entry. Changing {@link #DICTIONARY} or the level changes those bytes: bump
@@ -48,9 +48,11 @@ final class TaskValues {
 
   private TaskValues() {}
 
-  /** The index value of a task. */
-  static byte[] encode(Task task) {
-    byte[] plain = StoreEventCodec.encodeTask(task);
+  /** The index value of a task, kept under its id's key. */
+  static byte[] encode(Task t) {
+    byte[] plain = StoreEventCodec.encodeTask(new Task("", t.machine(), t.version(), t.state(),
+        t.status(), t.context(), t.attempt(), t.errors(), t.created(), t.stateEntered(),
+        t.lastAttempt(), t.due(), t.lease(), t.pausing()));
     Deflater deflater = DEFLATERS.get();
     deflater.reset();
     deflater.setDictionary(DICTIONARY);
@@ -77,11 +79,21 @@ final class TaskValues {
   }
 
   /**
-   * The task in an index value.
+   * The task in an index value kept under the key {@link IndexKeys#id}{@code (id)}.
    *
    * @throws IllegalArgumentException when the bytes are not a whole value
    */
-  static Task decode(byte[] value) {
+  static Task decode(byte[] key, byte[] value) {
+    Task t = decode(value);
+    if (!t.id().isEmpty()) {
+      throw new IllegalArgumentException("task value holds an id, " + t.id());
+    }
+    return new Task(IndexKeys.idAt(key, 0), t.machine(), t.version(), t.state(), t.status(),
+        t.context(), t.attempt(), t.errors(), t.created(), t.stateEntered(), t.lastAttempt(),
+        t.due(), t.lease(), t.pausing());
+  }
+
+  private static Task decode(byte[] value) {
     if (value.length == 0 || value[0] != DEFLATED) {
       return StoreEventCodec.decodeTask(value);
     }

@@ -21,8 +21,11 @@ class TaskValuesTest {
 
   private static final Instant T = Instant.parse("2026-11-25T10:00:00.123456789Z");
 
+  private static final String ID = "01M8925VGKVD9PHN70CMZWBPAH";
+  private static final byte[] KEY = IndexKeys.id(ID);
+
   private static Task task(String context) {
-    return new Task("01M8925VGKVD9PHN70CMZWBPAH", "order", "0a1b2c3d4e5f", "ship",
+    return new Task(ID, "order", "0a1b2c3d4e5f", "ship",
         TaskStatus.RUNNABLE, context, 2, List.of(new TaskError(T, "carrier: timeout ✗")), T,
         T.plusMillis(1), null, T.plusSeconds(60), null, new Pausing(T, "ann", "audit"));
   }
@@ -43,8 +46,10 @@ class TaskValuesTest {
         "{\"big\":\"" + "ab".repeat(200_000) + "\"}")) {
       Task t = task(context);
       byte[] value = TaskValues.encode(t);
-      assertThat(TaskValues.decode(value)).isEqualTo(t);
-      assertThat(value.length).isLessThanOrEqualTo(StoreEventCodec.encodeTask(t).length);
+      assertThat(TaskValues.decode(KEY, value)).isEqualTo(t);
+      // The id is the key's, so even a value left plain is shorter than the task's encoding.
+      assertThat(value.length).isLessThanOrEqualTo(StoreEventCodec.encodeTask(t).length
+          - ID.length());
     }
   }
 
@@ -60,9 +65,16 @@ class TaskValuesTest {
 
     byte[] tiny = StoreEventCodec.encodeTask(task("{}"));
     byte[] stored = TaskValues.encode(task("{}"));
-    assertThat(stored[0] == 0 ? stored.length < tiny.length : Arrays.equals(stored, tiny))
-        .isTrue();
+    int withoutId = tiny.length - ID.length();
+    assertThat(stored[0] == 0 ? stored.length < withoutId : stored.length == withoutId).isTrue();
     assertThat(TaskValues.encode(task(PAD))).isEqualTo(value);
+  }
+
+  @Test
+  void aValueHoldingAnIdIsRefused() {
+    byte[] withId = StoreEventCodec.encodeTask(task("{}"));
+    assertThatThrownBy(() -> TaskValues.decode(KEY, withId))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holds an id");
   }
 
   @Test
@@ -80,12 +92,12 @@ class TaskValuesTest {
       assertRefusedOrSame(damaged);
     }
     byte[] longer = Arrays.copyOf(value, value.length + 1);
-    assertThatThrownBy(() -> TaskValues.decode(longer))
+    assertThatThrownBy(() -> TaskValues.decode(KEY, longer))
         .isInstanceOf(IllegalArgumentException.class);
     byte[] huge = {0, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 1};
-    assertThatThrownBy(() -> TaskValues.decode(huge))
+    assertThatThrownBy(() -> TaskValues.decode(KEY, huge))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("claims");
-    assertThatThrownBy(() -> TaskIndex.decode(new byte[] {0}))
+    assertThatThrownBy(() -> TaskIndex.decode(KEY, new byte[] {0}))
         .isInstanceOf(DBException.DataCorruption.class)
         .hasMessageContaining("a task record in the index is damaged");
   }
@@ -93,7 +105,7 @@ class TaskValuesTest {
   /** A damaged value either fails to decode with IllegalArgumentException or decodes. */
   private static void assertRefusedOrSame(byte[] damaged) {
     try {
-      TaskValues.decode(damaged);
+      TaskValues.decode(KEY, damaged);
     } catch (IllegalArgumentException e) {
       assertThat(e.getMessage()).isNotBlank();
     }
