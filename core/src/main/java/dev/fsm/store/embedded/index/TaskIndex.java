@@ -85,6 +85,9 @@ public final class TaskIndex implements AutoCloseable {
   private final MachineVersions versions;
   private final BTreeMap<String, Long> meta;
 
+  /** Encodes the tasks this index stores, remembering the contexts it deflated last. */
+  private final TaskValues values = new TaskValues();
+
   /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
   private final RecentTasks recent = new RecentTasks(8192);
 
@@ -705,7 +708,7 @@ public final class TaskIndex implements AutoCloseable {
     RecentTasks.Entry known = recent.get(id);
     recent.forget(id);
     byte[] key = IndexKeys.id(id);
-    byte[] old = tasks.put(key, encode(stored));
+    byte[] old = tasks.put(key, values.encodeRemembering(stored));
     recent.stored(stored);
     if (known != null && known.historyLength() >= 0) {
       recent.historyLength(id, known.historyLength());

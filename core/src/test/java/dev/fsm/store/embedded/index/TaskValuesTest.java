@@ -71,6 +71,24 @@ class TaskValuesTest {
   }
 
   @Test
+  void aRememberedContextGivesTheSameBytesAsAFreshOne() {
+    TaskValues values = new TaskValues();
+    String big = "{\"big\":\"" + "ab".repeat(5_000) + "\"}";
+    for (int round = 0; round < 2; round++) {
+      for (String context : List.of(PAD, ORDER, "{}", big)) {
+        Task t = task(context);
+        byte[] value = values.encodeRemembering(t);
+        assertThat(value).isEqualTo(TaskValues.encode(t));
+        assertThat(TaskValues.decode(KEY, value)).isEqualTo(t);
+      }
+    }
+    for (int i = 0; i < TaskValues.REMEMBERED + 10; i++) {
+      Task t = task("{\"n\":" + i + ",\"pad\":\"" + "y".repeat(100) + "\"}");
+      assertThat(TaskValues.decode(KEY, values.encodeRemembering(t))).isEqualTo(t);
+    }
+  }
+
+  @Test
   void aValueHoldingAnIdIsRefused() {
     byte[] withId = StoreEventCodec.encodeTask(task("{}"));
     assertThatThrownBy(() -> TaskValues.decode(KEY, withId))
