@@ -1,8 +1,8 @@
 package dev.fsm.cli;
 
 import dev.fsm.store.embedded.EmbeddedStore;
-import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.KeySerializer;
+import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
@@ -125,8 +125,8 @@ public final class StoreFixture {
       BTreeMap<byte[], byte[]> tasks =
           db.treeMap("tasks", KeySerializer.INSTANCE, Serializer.BYTE_ARRAY).open();
       byte[] key = id.getBytes(StandardCharsets.UTF_8);
-      Task t = StoreEventCodec.decodeTask(tasks.get(key));
-      tasks.put(key, StoreEventCodec.encodeTask(new Task(t.id(), t.machine(), t.version(),
+      Task t = TaskIndex.decode(key, tasks.get(key));
+      tasks.put(key, TaskIndex.encode(new Task(t.id(), t.machine(), t.version(),
           "forged", t.status(), t.context(), t.attempt(), t.errors(), t.created(),
           t.stateEntered(), t.lastAttempt(), t.due(), t.lease())));
     } finally {

@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mapdb.DB;
+import org.mapdb.Serializer;
 
 /**
  * After a clean close the index is used as is; after anything else it is rebuilt from the journal
@@ -204,6 +206,25 @@ class EmbeddedStoreRecoveryTest {
         StandardCopyOption.REPLACE_EXISTING);
     assertRebuiltFrom(folder, "index.db is damaged (DataCorruption: it was closed at journal"
         + " record", before);
+  }
+
+  @Test
+  void anIndexOfAnotherFormatIsRebuilt() throws IOException {
+    Path folder = dir.resolve("store");
+    Seen before;
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      Workload.run(store);
+      before = Workload.withoutLeases(Workload.read(store));
+    }
+    DB db = TaskIndex.openFile(folder.resolve(TaskIndex.FILE)).db();
+    try {
+      db.treeMap("meta", Serializer.STRING, Serializer.LONG).open()
+          .put("format", TaskIndex.FORMAT - 1);
+    } finally {
+      db.close();
+    }
+    assertRebuiltFrom(folder, "index.db is damaged (DataCorruption: it is in index format "
+        + (TaskIndex.FORMAT - 1) + ", not " + TaskIndex.FORMAT + ")", before);
   }
 
   @Test

@@ -7,7 +7,6 @@ import dev.fsm.store.embedded.check.Comparison;
 import dev.fsm.store.embedded.check.StoreCheckReport;
 import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
 import dev.fsm.store.embedded.check.StoreCheckReport.Kind;
-import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.IndexKeys;
 import dev.fsm.store.embedded.index.KeySerializer;
 import dev.fsm.store.embedded.index.TaskIndex;
@@ -63,8 +62,9 @@ class StoreCheckTest {
     DB db = TaskIndex.openFile(folder.resolve(TaskIndex.FILE)).db();
     try {
       var tasks = db.treeMap("tasks", KeySerializer.INSTANCE, Serializer.BYTE_ARRAY).open();
-      Task t = TaskIndex.decode(tasks.get(IndexKeys.id("w-05")));
-      tasks.put(IndexKeys.id("w-05"), StoreEventCodec.encodeTask(new Task(t.id(), t.machine(), t.version(),
+      byte[] key = IndexKeys.id("w-05");
+      Task t = TaskIndex.decode(key, tasks.get(key));
+      tasks.put(key, TaskIndex.encode(new Task(t.id(), t.machine(), t.version(),
           "forged", TaskStatus.COMPLETED, t.context(), t.attempt(), t.errors(), t.created(),
           t.stateEntered(), t.lastAttempt(), t.due(), t.lease())));
     } finally {

@@ -61,7 +61,7 @@ public final class Comparison {
               "the journal has " + show(x.getKey())));
         } else if (!Objects.deepEquals(x.getValue(), y.getValue())) {
           note(new Difference(name, show(x.getKey()), Kind.DIFFERENT_VALUE,
-              describe(name, x.getValue(), y.getValue())));
+              describe(name, x.getKey(), x.getValue(), y.getValue())));
         }
         x = next(e);
         y = next(a);
@@ -128,10 +128,12 @@ public final class Comparison {
   }
 
   /** Which fields differ, for task records; otherwise both values. */
-  private static String describe(String collection, Object expected, Object actual) {
-    if (collection.equals("tasks") && expected instanceof byte[] x && actual instanceof byte[] y) {
+  private static String describe(String collection, Object key, Object expected,
+      Object actual) {
+    if (collection.equals("tasks") && key instanceof byte[] k && expected instanceof byte[] x
+        && actual instanceof byte[] y) {
       try {
-        return fields(TaskIndex.decode(x), TaskIndex.decode(y));
+        return fields(TaskIndex.decode(k, x), TaskIndex.decode(k, y));
       } catch (RuntimeException e) {
         return "the index's record cannot be read (" + e.getMessage() + ")";
       }

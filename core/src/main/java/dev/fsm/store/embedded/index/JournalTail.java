@@ -1,7 +1,6 @@
 package dev.fsm.store.embedded.index;
 
 import dev.fsm.store.embedded.event.StoreEvent;
-import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.event.TransitionCodec;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -140,7 +139,7 @@ public final class JournalTail implements AutoCloseable {
   // that its last snapshot sorts last; then its revision and the task, encoded without a lease.
   private void addTask(long sequence, int ordinal, Task task, int revision) throws IOException {
     byte[] name = IndexKeys.name(task.id());
-    byte[] value = StoreEventCodec.encodeTask(TaskIndex.withoutLease(task));
+    byte[] value = TaskValues.encode(TaskIndex.withoutLease(task));
     tasks.add(ByteBuffer.allocate(name.length + ORDER + REVISION + value.length).put(name)
         .putLong(sequence).putInt(ordinal).putInt(revision).put(value).array());
   }

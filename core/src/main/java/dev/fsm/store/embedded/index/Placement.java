@@ -3,6 +3,7 @@ package dev.fsm.store.embedded.index;
 import dev.fsm.task.Task;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import org.mapdb.BTreeMap;
 import org.mapdb.DB;
 
@@ -27,14 +28,14 @@ final class Placement {
   private Placement() {}
 
   /** Creates the due queue, the group set and the group counts from {@code tasks}. */
-  static void build(DB db, Iterable<byte[]> tasks, Path file, long runBytes, long memberBytes,
-      Runnable settle) throws IOException {
+  static void build(DB db, Iterable<Map.Entry<byte[], byte[]>> tasks, Path file, long runBytes,
+      long memberBytes, Runnable settle) throws IOException {
     long placed = 0;
     try (KeySorter due = new KeySorter(spill(file, "due"), runBytes);
         KeySorter created = new KeySorter(spill(file, TaskCreations.NAME), runBytes);
         MemberSpill members = new MemberSpill(spill(file, "groups"), memberBytes)) {
-      for (byte[] bytes : tasks) {
-        Task t = TaskIndex.decode(bytes);
+      for (Map.Entry<byte[], byte[]> entry : tasks) {
+        Task t = TaskIndex.decode(entry);
         if (TaskQueues.scheduled(t)) {
           due.add(IndexKeys.slot(t.due(), t.id()));
         }

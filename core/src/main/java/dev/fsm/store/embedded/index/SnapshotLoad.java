@@ -1,7 +1,6 @@
 package dev.fsm.store.embedded.index;
 
 import dev.fsm.store.embedded.event.StoreEvent;
-import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.event.TransitionCodec;
 import dev.fsm.task.Transition;
 import java.io.IOException;
@@ -55,8 +54,8 @@ public final class SnapshotLoad {
           if (event instanceof StoreEvent.Restored r) {
             byte[] name = IndexKeys.name(r.task().id());
             load.journalOnlyBefore(name);
-            load.emit(r.task().id(), StoreEventCodec.encodeTask(
-                TaskIndex.withoutLease(r.task())), r.history());
+            load.emit(r.task().id(), TaskValues.encode(TaskIndex.withoutLease(r.task())),
+                r.history());
           } else if (event instanceof StoreEvent.Registered) {
             versions.add(event);
           } else {

@@ -9,7 +9,6 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskPages;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.event.StoreEvent;
-import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.io.IOException;
@@ -19,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Optional;
@@ -50,8 +50,12 @@ public final class TaskIndex implements AutoCloseable {
   /** The index file's name in the store folder. */
   public static final String FILE = StoreLocation.Folder.MAPPED_FILE;
 
-  /** Bumped when the index's layout changes; an index of another format is rebuilt. */
-  static final long FORMAT = 6;
+  /**
+   * Bumped when the index's layout changes; an index of another format is rebuilt. 7: keys
+   * stored as the bytes they add to the key before them ({@link KeySerializer}), task values
+   * without their ids (their keys) and deflated when that is shorter ({@link TaskValues}).
+   */
+  public static final long FORMAT = 7;
 
   private static final String FORMAT_KEY = "format";
   private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
@@ -81,6 +85,9 @@ public final class TaskIndex implements AutoCloseable {
   private final MachineVersions versions;
   private final BTreeMap<String, Long> meta;
 
+  /** Encodes the tasks this index stores, remembering the contexts it deflated last. */
+  private final TaskValues values = new TaskValues();
+
   /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
   private final RecentTasks recent = new RecentTasks(8192);
 
@@ -96,6 +103,13 @@ public final class TaskIndex implements AutoCloseable {
     DB db = file.db();
     this.db = db;
     this.volume = file.volume();
+    this.meta = map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create);
+    if (create) {
+      meta.put(FORMAT_KEY, FORMAT);
+    } else {
+      // Before any tree is opened: another format's nodes may not even decode.
+      checkFormat();
+    }
     this.tasks = map(tasksMaker(db), createMaps);
     this.history = new TaskHistories(map(historyMaker(db), createMaps));
     if (!rebuilding) {
@@ -104,10 +118,6 @@ public final class TaskIndex implements AutoCloseable {
     this.versions = new MachineVersions(map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
         create));
-    this.meta = map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create);
-    if (create) {
-      meta.put(FORMAT_KEY, FORMAT);
-    }
   }
 
   static DB.TreeMapMaker<byte[], byte[]> tasksMaker(DB db) {
@@ -154,7 +164,7 @@ public final class TaskIndex implements AutoCloseable {
 
   /** As {@link #placeAll(Path)}, with the heap budgets given. */
   void placeAll(Path file, long runBytes, long memberBytes) throws IOException {
-    Placement.build(db, tasks.values(), file, runBytes, memberBytes, this::settle);
+    Placement.build(db, tasks.entrySet(), file, runBytes, memberBytes, this::settle);
     openPlaces(false);
   }
 
@@ -250,10 +260,7 @@ public final class TaskIndex implements AutoCloseable {
    * @throws DBException when it is not
    */
   public void check(long journalSequence) {
-    if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
-      throw new DBException.DataCorruption("it is in index format " + meta.get(FORMAT_KEY)
-          + ", not " + FORMAT);
-    }
+    checkFormat();
     Long closedAt = meta.get(CLOSED_AT_KEY);
     if (closedAt == null || closedAt != journalSequence) {
       throw new DBException.DataCorruption("it was closed at journal record " + closedAt
@@ -266,8 +273,8 @@ public final class TaskIndex implements AutoCloseable {
     }
 
     if (size > 0) {
-      decode(tasks.firstEntry().getValue());
-      decode(tasks.lastEntry().getValue());
+      decode(tasks.firstEntry());
+      decode(tasks.lastEntry());
     }
     queues.check();
     groups.check();
@@ -374,11 +381,12 @@ public final class TaskIndex implements AutoCloseable {
     if (known != null) {
       return known.task();
     }
-    byte[] bytes = tasks.get(IndexKeys.id(id));
+    byte[] key = IndexKeys.id(id);
+    byte[] bytes = tasks.get(key);
     if (bytes == null) {
       return null;
     }
-    Task t = decode(bytes);
+    Task t = decode(key, bytes);
     recent.stored(t);
     return t;
   }
@@ -510,7 +518,7 @@ public final class TaskIndex implements AutoCloseable {
       case CREATED -> fewMatch(query) ? TaskPages.page(matching(query), query, cursor)
           : creations.page(query, cursor, this::get);
       // No index keeps this order (it changes with every step): one pass, a page kept.
-      case UPDATED -> TaskPages.page(() -> new Decoding(tasks.values().iterator()), query,
+      case UPDATED -> TaskPages.page(() -> new Decoding(tasks.entrySet().iterator()), query,
           cursor);
     };
   }
@@ -550,9 +558,10 @@ public final class TaskIndex implements AutoCloseable {
     NavigableMap<byte[], byte[]> range = query.afterId().isEmpty() ? tasks
         : query.descending() ? tasks.headMap(IndexKeys.id(query.afterId().get()), false)
         : tasks.tailMap(IndexKeys.id(query.afterId().get()), false);
-    Iterable<byte[]> after = query.descending() ? range.descendingMap().values() : range.values();
-    for (byte[] bytes : after) {
-      page.add(decode(bytes));
+    Iterable<Map.Entry<byte[], byte[]>> after = query.descending()
+        ? range.descendingMap().entrySet() : range.entrySet();
+    for (Map.Entry<byte[], byte[]> e : after) {
+      page.add(decode(e));
       if (page.size() == query.limit()) {
         break;
       }
@@ -571,16 +580,17 @@ public final class TaskIndex implements AutoCloseable {
         : Optional.empty();
   }
 
-  /** Tasks decoded as an iteration over their stored bytes reaches them. */
-  private record Decoding(Iterator<byte[]> bytes) implements Iterator<Task> {
+  /** Tasks decoded as an iteration over their stored entries reaches them. */
+  private record Decoding(Iterator<Map.Entry<byte[], byte[]>> entries)
+      implements Iterator<Task> {
     @Override
     public boolean hasNext() {
-      return bytes.hasNext();
+      return entries.hasNext();
     }
 
     @Override
     public Task next() {
-      return decode(bytes.next());
+      return decode(entries.next());
     }
   }
 
@@ -628,19 +638,16 @@ public final class TaskIndex implements AutoCloseable {
    */
   public Iterator<Task> tasksBetween(String afterId, String throughId) {
     byte[] through = IndexKeys.id(throughId);
-    Iterator<byte[]> range = (afterId == null ? tasks.headMap(through, true).values()
-        : tasks.subMap(IndexKeys.id(afterId), false, through, true).values()).iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return range.hasNext();
-      }
+    return new Decoding((afterId == null ? tasks.headMap(through, true).entrySet()
+        : tasks.subMap(IndexKeys.id(afterId), false, through, true).entrySet()).iterator());
+  }
 
-      @Override
-      public Task next() {
-        return decode(range.next());
-      }
-    };
+  /** Throws when the index is of another format than this fsm's, which it then rebuilds. */
+  private void checkFormat() {
+    if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
+      throw new DBException.DataCorruption("it is in index format " + meta.get(FORMAT_KEY)
+          + ", not " + FORMAT);
+    }
   }
 
   /**
@@ -662,10 +669,23 @@ public final class TaskIndex implements AutoCloseable {
     db.close();
   }
 
-  /** A task from the index, without a lease (an index built before leases left it has some). */
-  public static Task decode(byte[] bytes) {
+  /** A task's value in the task map, kept under the key {@link IndexKeys#id}. */
+  public static byte[] encode(Task t) {
+    return TaskValues.encode(t);
+  }
+
+  /** A task from the index's entry for it. */
+  static Task decode(Map.Entry<byte[], byte[]> entry) {
+    return decode(entry.getKey(), entry.getValue());
+  }
+
+  /**
+   * A task from the index: its key and value in the task map, without a lease (an index built
+   * before leases left it has some).
+   */
+  public static Task decode(byte[] key, byte[] value) {
     try {
-      return withoutLease(StoreEventCodec.decodeTask(bytes));
+      return withoutLease(TaskValues.decode(key, value));
     } catch (IllegalArgumentException e) {
       throw new DBException.DataCorruption("a task record in the index is damaged: "
           + e.getMessage());
@@ -687,12 +707,13 @@ public final class TaskIndex implements AutoCloseable {
     Task stored = withoutLease(next);
     RecentTasks.Entry known = recent.get(id);
     recent.forget(id);
-    byte[] old = tasks.put(IndexKeys.id(id), StoreEventCodec.encodeTask(stored));
+    byte[] key = IndexKeys.id(id);
+    byte[] old = tasks.put(key, values.encodeRemembering(stored));
     recent.stored(stored);
     if (known != null && known.historyLength() >= 0) {
       recent.historyLength(id, known.historyLength());
     }
-    place(old == null ? null : known != null ? known.task() : decode(old), wasOut, stored,
+    place(old == null ? null : known != null ? known.task() : decode(key, old), wasOut, stored,
         isOut);
   }
 

@@ -1,14 +1,17 @@
 package dev.fsm.store.embedded.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.mapdb.DBException;
 import org.mapdb.DataInput2;
 import org.mapdb.DataOutput2;
 import org.mapdb.Serializer;
@@ -91,6 +94,41 @@ class KeySerializerTest {
             .isEqualTo(MAPDB.valueArraySearch(theirs, probe, MAPDB));
       }
     }
+  }
+
+  @Test
+  void aNodeStoresWhatEachKeyAddsToTheOneBefore() throws IOException {
+    List<byte[]> ids = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      ids.add(String.format("01M8925VGKVD9PHN70CMZWB%03d", i).getBytes(StandardCharsets.UTF_8));
+    }
+    Object keys = OURS.valueArrayFromArray(ids.toArray());
+    DataOutput2 out = new DataOutput2();
+    OURS.valueArraySerialize(out, keys);
+    assertThat(out.pos).isLessThan(64 * 26 / 4);
+    Object read = OURS.valueArrayDeserialize(new DataInput2.ByteArray(out.copyBytes()), 64);
+    assertThat(OURS.valueArrayToArray(read)).isEqualTo(ids.toArray());
+  }
+
+  @Test
+  void impossibleKeyLengthsAreRefusedAsDamage() throws IOException {
+    // The second key claims to share 9 bytes with a first key of 2.
+    DataOutput2 sharesTooMuch = new DataOutput2();
+    sharesTooMuch.packInt(0);
+    sharesTooMuch.packInt(2);
+    sharesTooMuch.packInt(9);
+    sharesTooMuch.packInt(1);
+    sharesTooMuch.write(new byte[] {'a', 'b', 'c'});
+    assertThatThrownBy(() -> OURS.valueArrayDeserialize(
+        new DataInput2.ByteArray(sharesTooMuch.copyBytes()), 2))
+        .isInstanceOf(DBException.DataCorruption.class).hasMessageContaining("key 1 of 2");
+    // A key as long as no node record can be: refused before an array is made for it.
+    DataOutput2 huge = new DataOutput2();
+    huge.packInt(0);
+    huge.packInt(Integer.MAX_VALUE);
+    assertThatThrownBy(() -> OURS.valueArrayDeserialize(
+        new DataInput2.ByteArray(huge.copyBytes()), 1))
+        .isInstanceOf(DBException.DataCorruption.class).hasMessageContaining("impossible");
   }
 
   private static void assertSame(Object theirs, Object ours) {
