@@ -26,6 +26,13 @@ import java.util.zip.Inflater;
  */
 final class TaskValues {
 
+  /**
+   * Contexts shorter than this (in chars) are kept plain without trying: a short context gains a
+   * few bytes at most, and the try costs a whole deflate (the runner bench's 10-char contexts
+   * made every transition pay one).
+   */
+  static final int MIN_DEFLATED = 64;
+
   /** The first byte of a value whose context is deflated. */
   private static final int DEFLATED = 0;
 
@@ -72,6 +79,9 @@ final class TaskValues {
   /** The index value of a task, kept under its id's key, remembering its deflated context. */
   byte[] encodeRemembering(Task t) {
     String context = t.context();
+    if (context.length() < MIN_DEFLATED) {
+      return value(t, PLAIN);
+    }
     if (context.length() > REMEMBERED_CHARS) {
       return encode(t);
     }
@@ -107,6 +117,9 @@ final class TaskValues {
    * #PLAIN} when that is no shorter than the context as the task's encoding holds it.
    */
   private static byte[] contextPart(String context) {
+    if (context.length() < MIN_DEFLATED) {
+      return PLAIN;
+    }
     byte[] plain = context.getBytes(StandardCharsets.UTF_8);
     int budget = varintLength(plain.length) + plain.length;
     Deflater deflater = DEFLATERS.get();
