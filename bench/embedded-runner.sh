@@ -30,6 +30,9 @@ mvn -B -q -o -f bench/db-scheduler/pom.xml package >"$work/mvn.log" 2>&1 \
   || { cat "$work/mvn.log" >&2; exit 1; }
 dbs_cp="bench/db-scheduler/target/classes:$(cat bench/db-scheduler/target/classpath)"
 
+# Two jars in turn would each record the launcher's start-up cache in the background, each
+# deleting the other's, while the other measures; a 20 s run gains nothing from the cache.
+export FSM_NO_CACHE=1
 fsm_rate() {  # JAR -> the 4-worker transitions/s
   FSM_JAR=$1 bin/fsm bench --workers 2,4 --tasks "$TASKS" --states 5 --sends 5 --seconds 2 \
     --dir "$work" --output json 2>"$work/bench.err" \
