@@ -20,9 +20,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +48,8 @@ class UpgradeRunTest {
   private InMemoryStore store;
   private MachineLibrary machines;
   private StoreOperations operations;
-  private final List<String> heard = new ArrayList<>();
+  /** Told from the upgrade's writer threads, so a list that takes concurrent adds. */
+  private final List<String> heard = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() throws IOException {
