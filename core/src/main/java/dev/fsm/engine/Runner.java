@@ -337,17 +337,27 @@ public final class Runner implements OperatorListener {
   private void startWaiting(ExecutorService workers, TimeoutTimer deadlines,
       Completer completer) {
     while (busy.get() < options.workers()) {
-      Waiting w = waiting.poll();
+      Waiting w = nextWaiting();
       if (w == null) {
         return;
       }
-      if (w.flight().attempt.stopReason() != null) {
-        limits.ended(w.task(), Optional.empty(), clock.instant());
-        settled(w.task().id(), w.flight());
-      } else {
-        start(w.task(), w.flight(), workers, deadlines, completer);
-      }
+      start(w.task(), w.flight(), workers, deadlines, completer);
     }
+  }
+
+  /**
+   * The next task claimed ahead that is still to run, or null; those stopped while they waited
+   * (a command, a lost lease) are let go unstarted on the way.
+   */
+  private Waiting nextWaiting() {
+    for (Waiting w = waiting.poll(); w != null; w = waiting.poll()) {
+      if (w.flight().attempt.stopReason() == null) {
+        return w;
+      }
+      limits.ended(w.task(), Optional.empty(), clock.instant());
+      settled(w.task().id(), w.flight());
+    }
+    return null;
   }
 
   /**
@@ -410,32 +420,17 @@ public final class Runner implements OperatorListener {
         settled(task.id(), f);
       } finally {
         limits.ended(task, change, clock.instant());
-        // Before this attempt leaves `busy`, so a stopping runner never sees it empty while a
-        // task is being started.
-        if (!stopping) {
-          startNextWaiting(workers, deadlines, completer);
+        // The next task claimed ahead starts on this worker's pool at once, not through the
+        // claim loop; before this attempt leaves `busy`, so a stopping runner never sees it
+        // empty while a task is being started.
+        Waiting next = stopping ? null : nextWaiting();
+        if (next != null) {
+          start(next.task(), next.flight(), workers, deadlines, completer);
         }
         busy.decrementAndGet();
         wakeIfUseful();
       }
     });
-  }
-
-  /**
-   * From a worker whose attempt just ended: starts the next task claimed ahead, so it goes to
-   * this worker's pool at once instead of through the claim loop. One stopped while it waited
-   * is let go unstarted.
-   */
-  private void startNextWaiting(ExecutorService workers, TimeoutTimer deadlines,
-      Completer completer) {
-    for (Waiting w = waiting.poll(); w != null; w = waiting.poll()) {
-      if (w.flight().attempt.stopReason() == null) {
-        start(w.task(), w.flight(), workers, deadlines, completer);
-        return;
-      }
-      limits.ended(w.task(), Optional.empty(), clock.instant());
-      settled(w.task().id(), w.flight());
-    }
   }
 
   /** After the outcome the old version routed is recorded, the upgrade it waited for. */

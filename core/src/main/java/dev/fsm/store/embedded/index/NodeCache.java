@@ -72,10 +72,7 @@ final class NodeCache implements Store {
     this.byRecid = new LongObjectHashMap<>(capacity * 2);
     this.ring = new Cached[capacity];
     this.free = new int[capacity];
-    for (int i = 0; i < capacity; i++) {
-      free[i] = capacity - 1 - i;
-    }
-    this.freeCount = capacity;
+    clear();
   }
 
   /**
@@ -145,6 +142,7 @@ final class NodeCache implements Store {
     byRecid.put(recid, cached);
   }
 
+  /** Forgets every node and root pointer: every slot of the ring free. */
   private void clear() {
     byRecid.clear();
     roots.clear();

@@ -79,10 +79,8 @@ final class TaskValues {
   /** The index value of a task, kept under its id's key, remembering its deflated context. */
   byte[] encodeRemembering(Task t) {
     String context = t.context();
-    if (context.length() < MIN_DEFLATED) {
-      return value(t, PLAIN);
-    }
-    if (context.length() > REMEMBERED_CHARS) {
+    // Short contexts are kept plain without trying (see contextPart): nothing to remember.
+    if (context.length() < MIN_DEFLATED || context.length() > REMEMBERED_CHARS) {
       return encode(t);
     }
     byte[] part = remembered.get(context);
