@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.fsm.FsmException;
 import dev.fsm.control.wire.Wire;
 import dev.fsm.store.LeaseLostException;
+import dev.fsm.store.OutcomeUnknownException;
 import dev.fsm.store.StoreDamagedException;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
@@ -27,6 +28,8 @@ final class RemoteErrors {
   static final String LEASE_LOST = "lease_lost";
   static final String JOURNAL_DAMAGED = "journal_damaged";
   static final String REFUSED = "refused";
+  /** The change may or may not have been made. */
+  static final String UNKNOWN = "unknown";
   /** The delegate threw something that is not the user's problem: a bug or an I/O failure. */
   static final String FAILED = "failed";
   static final String BAD_REQUEST = "bad_request";
@@ -57,6 +60,8 @@ final class RemoteErrors {
       g.writeStringField("file", damaged.place());
       g.writeNumberField("offset", damaged.offset());
       g.writeStringField("reason", damaged.reason());
+    } else if (e instanceof OutcomeUnknownException) {
+      g.writeStringField("kind", UNKNOWN);
     } else {
       g.writeStringField("kind", REFUSED);
     }
@@ -98,6 +103,7 @@ final class RemoteErrors {
       case EXISTS -> new TaskExistsException(id);
       case LEASE_LOST -> new LeaseLostException(id, owner);
       case JOURNAL_DAMAGED -> new StoreDamagedException(message, file, offset, reason);
+      case UNKNOWN -> new OutcomeUnknownException(message);
       default -> new FsmException(message);
     };
   }

@@ -6,6 +6,7 @@ import dev.fsm.engine.Contexts;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
+import dev.fsm.store.OutcomeUnknownException;
 import dev.fsm.task.Task;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -117,9 +118,12 @@ final class StartFromFile {
       try {
         started.accept(control.start(machine, chunk));
       } catch (FsmException e) {
-        throw new FsmException(failure(done[0], startedUpTo[0], firstLine[0], lastLine[0],
-            e.getMessage(), idsPrinted ? "they are listed on stdout"
-                : "`fsm ls --machine " + machine.name() + "` lists them"), e);
+        String ls = "`fsm ls --machine " + machine.name() + "`";
+        String failed = "lines " + firstLine[0] + "-" + lastLine[0] + " of " + file
+            + " failed: " + e.getMessage();
+        throw new FsmException(failed + "; " + (e instanceof OutcomeUnknownException
+            ? unsure(done[0], startedUpTo[0], firstLine[0], lastLine[0], idsPrinted, ls)
+            : sure(done[0], startedUpTo[0], firstLine[0], idsPrinted, ls)), e);
       }
       done[0] += chunk.size();
       startedUpTo[0] = lastLine[0];
@@ -152,14 +156,27 @@ final class StartFromFile {
     }
   }
 
-  private String failure(long done, long startedUpTo, long from, long to, String why,
-      String listed) {
-    String failed = "lines " + from + "-" + to + " of " + file + " failed: " + why;
+  /** What was started when a chunk's failure left nothing of it in the store. */
+  private static String sure(long done, long startedUpTo, long from, boolean idsPrinted,
+      String ls) {
     if (done == 0) {
-      return failed + "; no task was started";
+      return "no task was started";
     }
-    return failed + "; the " + done + " tasks of lines 1-" + startedUpTo + " were started"
-        + " (" + listed + ") and none from line " + from + " on";
+    return "the " + done + " tasks of lines 1-" + startedUpTo + " were started ("
+        + (idsPrinted ? "they are listed on stdout" : ls + " lists them") + ") and none from line "
+        + from + " on";
+  }
+
+  /** What was started when the store could not say whether the failed chunk was saved. */
+  private static String unsure(long done, long startedUpTo, long from, long to,
+      boolean idsPrinted, String ls) {
+    String chunk = "lines " + from + "-" + to + " may or may not have been started (" + ls
+        + " shows which) and none after line " + to;
+    if (done == 0) {
+      return chunk;
+    }
+    return "the " + done + " tasks of lines 1-" + startedUpTo + " were started"
+        + (idsPrinted ? " (they are listed on stdout)" : "") + "; " + chunk;
   }
 
   /** A task's size in a journal record, over-estimated: its context and id, and overhead. */

@@ -2,6 +2,7 @@ package dev.fsm.store.embedded.write;
 
 import dev.fsm.FsmException;
 import dev.fsm.files.DiskFailure;
+import dev.fsm.store.OutcomeUnknownException;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
@@ -134,13 +135,25 @@ public final class StoreGate {
       throw e;
     } finally {
       if (indexHeld) {
-        try {
-          applyWaiting();
-        } finally {
-          indexHeld = false;
-          indexLock.unlock();
-        }
+        releaseIndex();
       }
+    }
+  }
+
+  /**
+   * Applies what the body appended and lets the index's lock go. A failure here breaks the gate
+   * but does not fail the body: its changes are in the journal already, and awaiting them says
+   * whether they are durable. Thrown instead, it told a caller whose change the next open
+   * rebuilds that it had failed.
+   */
+  private void releaseIndex() {
+    try {
+      applyWaiting();
+    } catch (FsmException noted) {
+      // Noted in broken by applyWaiting: the next request is refused with it.
+    } finally {
+      indexHeld = false;
+      indexLock.unlock();
     }
   }
 
@@ -207,13 +220,17 @@ public final class StoreGate {
     return pending.result();
   }
 
-  /** A change that failed to reach the disk: every later request is refused. */
+  /**
+   * A change that may not have reached the disk (a failed write or force can leave part of it
+   * there): every later request is refused.
+   */
   private FsmException notSaved(Throwable cause) {
     FsmException failed = DiskFailure.advice(folder.resolve(Journal.FOLDER), cause)
-        .map(advice -> new FsmException("store " + folder + " could not save a change: "
-            + advice + " (the changes acknowledged before it are safe)", cause))
-        .orElseGet(() -> new FsmException("store " + folder + " could not write a change to"
-            + " disk, so it may be lost: " + cause.getMessage(), cause));
+        .<FsmException>map(advice -> new OutcomeUnknownException("store " + folder
+            + " could not save a change: " + advice
+            + " (the changes acknowledged before it are safe)", cause))
+        .orElseGet(() -> new OutcomeUnknownException("store " + folder + " could not write a"
+            + " change to disk, so it may be lost: " + cause.getMessage(), cause));
     brokenBy(failed);
     return failed;
   }
