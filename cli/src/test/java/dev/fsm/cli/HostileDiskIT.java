@@ -21,14 +21,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A store folder on a hostile file system (SPEC section 7), driven through the real jar: a full
  * disk and a read-only one (tmpfs mounts, as root), links planted where store files belong, a
  * folder others can write, and the modes of what fsm creates.
  */
-@Isolated("mounts file systems")
 class HostileDiskIT {
 
   @TempDir Path dir;

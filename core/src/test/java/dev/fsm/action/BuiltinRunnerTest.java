@@ -13,8 +13,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** The built-in actions. */
+@Isolated("asserts on time")
 class BuiltinRunnerTest {
 
   @TempDir Path dir;

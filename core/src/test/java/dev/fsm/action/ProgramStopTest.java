@@ -19,8 +19,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Stopping programs, with everything they started, and programs that leave children behind. */
+@Isolated("asserts on time")
 class ProgramStopTest {
 
   private static final Duration GRACE = Duration.ofMillis(400);

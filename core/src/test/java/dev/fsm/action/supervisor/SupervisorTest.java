@@ -21,12 +21,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The program supervisor as a real process, with real marked and unmarked processes: it stops
  * the marked ones when its runner's pipe closes without goodbye or a deadline passes, and never
  * anything else.
  */
+@Isolated("asserts on time")
 class SupervisorTest {
 
   private static final Duration GRACE = Duration.ofMillis(500);

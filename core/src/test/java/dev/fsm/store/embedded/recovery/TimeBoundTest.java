@@ -9,8 +9,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Work that finishes in time gives its result; work that does not is interrupted and left. */
+@Isolated("asserts on time")
 class TimeBoundTest {
 
   @Test
