@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RunCrashIT {
 
-  private static final int TASKS = 300;
-  private static final int KILLS = 10;
+  private static final int TASKS = 200;
+  private static final int KILLS = 6;
   private static final List<String> PATH = List.of("begin", "work", "cool", "finish", "done");
 
   @TempDir Path dir;
@@ -59,7 +59,7 @@ class RunCrashIT {
           done: {final: completed}
         """);
     Path script = dir.resolve("machines/scripts/tiny.sh");
-    // 0.2 s each, so the work (15 s on 4 workers) outlasts the kills (at most 10 x 1.5 s).
+    // 0.2 s each, so the work (10 s on 4 workers) outlasts the kills (at most 6 x 1.5 s).
     Files.writeString(script, """
         #!/bin/sh
         cat >/dev/null
