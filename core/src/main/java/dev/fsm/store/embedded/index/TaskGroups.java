@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import org.mapdb.BTreeMap;
 
@@ -96,11 +97,16 @@ final class TaskGroups {
         && (query.statuses().isEmpty() || query.storedStatuses().contains(g.status()));
   }
 
-  /** Touches both ends of the members set; see TaskIndex#check. */
+  /**
+   * Touches the members set's last entry, which reads its rightmost path; not its first, as
+   * tasks leave each group from its front and MapDB never merges the nodes they emptied (see
+   * TaskQueues#check).
+   */
   void check() {
-    if (!members.isEmpty()) {
-      members.first();
+    try {
       members.last();
+    } catch (NoSuchElementException empty) {
+      // No task is stored; TaskIndex#check has compared the counts with the tasks.
     }
   }
 

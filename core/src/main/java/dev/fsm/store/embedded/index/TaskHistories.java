@@ -100,8 +100,10 @@ final class TaskHistories {
 
   /** Decodes the last chunk; see {@link TaskIndex#check}. */
   void check() {
-    if (!chunks.isEmpty()) {
-      byte[] chunk = chunks.lastEntry().getValue();
+    // lastEntry() alone, not isEmpty(): a purge empties nodes at the front, which MapDB keeps.
+    Map.Entry<byte[], byte[]> last = chunks.lastEntry();
+    if (last != null) {
+      byte[] chunk = last.getValue();
       for (Slot s : slots(chunk)) {
         s.decode(chunk);
       }

@@ -255,7 +255,8 @@ public final class TaskIndex implements AutoCloseable {
 
   /**
    * A cheap check that an index left at a clean close is whole and is the one for a journal that
-   * ends at {@code journalSequence}: it touches the first and last entries of every collection.
+   * ends at {@code journalSequence}: it touches the first and last tasks and the last entry of
+   * every other collection (their fronts may be long chains of emptied nodes).
    *
    * @throws DBException when it is not
    */

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.NavigableSet;
+import java.util.NoSuchElementException;
 
 /**
  * The index's due queue: every scheduled task that no lease holds out of it (see {@code
@@ -127,11 +128,16 @@ final class TaskQueues {
     return bytes;
   }
 
-  /** Touches both ends of the queue; see {@link TaskIndex#check}. */
+  /**
+   * Touches the queue's last slot, which reads its rightmost path; see {@link TaskIndex#check}.
+   * Not its first: MapDB never merges emptied nodes, so after a long run the front of the queue
+   * is a chain of empty leaves (773k transitions over 1M tasks left enough to cost 0.4 s).
+   */
   void check() {
-    if (!due.isEmpty()) {
-      due.first();
+    try {
       due.last();
+    } catch (NoSuchElementException empty) {
+      // An empty queue is sound: every task is final, paused, or held.
     }
   }
 }
