@@ -23,6 +23,7 @@ import dev.fsm.store.embedded.checkpoint.Checkpoints;
 import dev.fsm.store.embedded.index.IndexFlusher;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.JournalSeal;
 import dev.fsm.store.embedded.journal.JournalStats;
 import dev.fsm.store.embedded.owner.StoreInUseException;
 import dev.fsm.store.embedded.owner.RunnersFile;
@@ -499,7 +500,7 @@ public final class EmbeddedStore implements Store {
       }
       if (clean) {
         CleanMarker.fsync(folder.resolve(TaskIndex.FILE));
-        CleanMarker.write(folder, sequence);
+        CleanMarker.write(folder, sequence, seal(journal.folder()));
       }
     } catch (IOException | RuntimeException e) {
       failure = failure == null ? e : failure;
@@ -522,6 +523,18 @@ public final class EmbeddedStore implements Store {
       throw new FsmException("store " + folder + " did not close cleanly (" + failure + ");"
           + " its next open rebuilds the index from the journal, which holds every acknowledged"
           + " change", failure);
+    }
+  }
+
+  /**
+   * The closed journal's seal, which lets a read-only open skip decoding every frame; none when
+   * it cannot be read, as reads then check the journal frame by frame, as before seals.
+   */
+  private static Optional<JournalSeal> seal(Path journalFolder) {
+    try {
+      return Optional.of(JournalSeal.of(journalFolder));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
     }
   }
 

@@ -9,7 +9,9 @@ import dev.fsm.store.Store;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.Workload.Seen;
 import dev.fsm.store.embedded.index.TaskIndex;
+import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalDamagedException;
+import dev.fsm.store.embedded.journal.JournalOptions;
 import dev.fsm.store.embedded.owner.StoreInUseException;
 import dev.fsm.store.embedded.recovery.CleanMarker;
 import dev.fsm.task.Command;
@@ -194,6 +196,61 @@ class EmbeddedReaderTest {
     assertThat(read).isInstanceOf(JournalDamagedException.class)
         .hasMessage(written.getMessage());
     assertThat(contents(folder)).isEqualTo(files);
+  }
+
+  @Test
+  void damageInAnyJournalSegmentBreaksTheSealAndIsRefusedAsTheWritingOpenRefusesIt()
+      throws IOException {
+    Path folder = dir.resolve("store");
+    EmbeddedStoreOptions small = EmbeddedStoreOptions.defaults()
+        .journal(JournalOptions.defaults().segmentBytes(1024));
+    try (EmbeddedStore store = EmbeddedStore.open(folder, small)) {
+      Workload.run(store);
+    }
+    List<Path> segments;
+    try (Stream<Path> files = Files.list(folder.resolve(Journal.FOLDER))) {
+      segments = files.filter(f -> f.toString().endsWith(".log")).sorted().toList();
+    }
+    assertThat(segments).hasSizeGreaterThan(2);
+    assertThat(CleanMarker.read(folder).orElseThrow().seal().orElseThrow().segments())
+        .hasSameSizeAs(segments);
+    Path first = segments.get(0);
+    try (RandomAccessFile f = new RandomAccessFile(first.toFile(), "rw")) {
+      f.seek(f.length() - 3);
+      int b = f.read();
+      f.seek(f.length() - 3);
+      f.write(b ^ 0x40);
+    }
+    Map<String, String> files = contents(folder);
+    Throwable written = catchOpen(() -> EmbeddedStore.open(folder, small));
+    assertThat(written).isInstanceOf(JournalDamagedException.class)
+        .hasMessageContaining(first.getFileName().toString());
+    Throwable read = catchOpen(() -> EmbeddedReader.open(folder, small));
+    assertThat(read).isInstanceOf(JournalDamagedException.class)
+        .hasMessage(written.getMessage());
+    assertThat(contents(folder)).isEqualTo(files);
+  }
+
+  @Test
+  void aMarkerWithoutASealFromAnEarlierVersionIsReadAfterEveryFrameIsChecked()
+      throws IOException {
+    Path folder = dir.resolve("store");
+    Seen before = closedWithWorkload(folder);
+    long sequence = CleanMarker.peek(folder).orElseThrow();
+    for (String marker : List.of("journal-record=" + sequence + "\n",
+        "journal-record=" + sequence + "\njournal-segment=garbage\n")) {
+      Files.writeString(folder.resolve(CleanMarker.FILE), marker);
+      assertThat(CleanMarker.read(folder).orElseThrow().seal()).isEmpty();
+      try (Store store = EmbeddedReader.open(folder, EmbeddedStoreOptions.defaults())) {
+        assertThat(store).isInstanceOf(EmbeddedReader.class);
+        assertThat(Workload.read(store)).isEqualTo(before);
+      }
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      assertThat(store.openReport().rebuilt()).isFalse();
+    }
+    assertThat(CleanMarker.read(folder).orElseThrow().seal()).as("sealed again at close")
+        .isPresent();
   }
 
   private static Throwable catchOpen(Supplier<Store> open) {
