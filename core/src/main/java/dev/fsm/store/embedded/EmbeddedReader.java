@@ -80,7 +80,8 @@ public final class EmbeddedReader implements Store {
         owner.close();
         return Optional.empty();
       }
-      OptionalLong end = journalEnd(folder.resolve(Journal.FOLDER), options, marker.get());
+      OptionalLong end = Journal.soundEnd(folder.resolve(Journal.FOLDER), options.journal(),
+          marker.get().sequence(), marker.get().seal());
       Optional<TaskIndex> index = end.isEmpty() ? Optional.empty()
           : IndexOpening.openToRead(folder, end.getAsLong(), options.indexOpenTimeout());
       if (index.isEmpty()) {
@@ -92,19 +93,6 @@ public final class EmbeddedReader implements Store {
       owner.close();
       throw EmbeddedStore.openFailed(folder, e);
     }
-  }
-
-  /**
-   * The journal's last record: the marker's, when the journal still holds its seal (every file
-   * byte for byte as the clean close left it); else what verifying every frame finds, which
-   * refuses damage with the writing open's message.
-   */
-  private static OptionalLong journalEnd(Path journal, EmbeddedStoreOptions options,
-      CleanMarker.Contents marker) throws IOException {
-    if (marker.seal().isPresent() && marker.seal().get().holds(journal)) {
-      return OptionalLong.of(marker.sequence());
-    }
-    return Journal.soundEnd(journal, options.journal(), marker.sequence());
   }
 
   @Override

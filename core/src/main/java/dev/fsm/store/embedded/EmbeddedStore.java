@@ -115,8 +115,11 @@ public final class EmbeddedStore implements Store {
       RepairFolders.refuseUnfinished(folder);
       // A clean close vouches for every record up to its marker: a journal ending before it
       // lost acknowledged records, so it is refused rather than cut (see JournalRecovery).
+      // Its seal, when the journal still holds it, spares decoding every frame.
+      Optional<CleanMarker.Contents> marker = CleanMarker.read(folder);
       journal = Journal.open(folder.resolve(Journal.FOLDER), options.journal(),
-          CleanMarker.peek(folder).orElse(0));
+          marker.map(CleanMarker.Contents::sequence).orElse(0L),
+          marker.flatMap(CleanMarker.Contents::seal));
       IndexOpening.Opened opened = IndexOpening.open(folder, journal,
           options.indexOpenTimeout(), options.forceRebuild(), options.progress());
       try {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -78,6 +79,16 @@ public final class Journal implements AutoCloseable {
    */
   public static Journal open(Path folder, JournalOptions options, long acknowledged)
       throws IOException {
+    return open(folder, options, acknowledged, Optional.empty());
+  }
+
+  /**
+   * Opens the journal as {@link #open(Path, JournalOptions, long)} does; when it still holds
+   * {@code seal}, taken at the clean close at {@code acknowledged}, no frame is decoded, as
+   * every byte is as that close left it.
+   */
+  public static Journal open(Path folder, JournalOptions options, long acknowledged,
+      Optional<JournalSeal> seal) throws IOException {
     StoreFiles.createFolder(folder);
     FileChannel lockChannel = StoreFiles.open(folder.resolve(LOCK_FILE),
         StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -85,7 +96,7 @@ public final class Journal implements AutoCloseable {
       FileLock folderLock = lockFolder(folder, lockChannel);
       try {
         return new Journal(folder, options, lockChannel, folderLock,
-            JournalRecovery.recover(folder, options, acknowledged));
+            JournalRecovery.recover(folder, options, acknowledged, seal));
       } catch (IOException | RuntimeException | Error e) {
         folderLock.release();
         throw e;
@@ -97,13 +108,14 @@ public final class Journal implements AutoCloseable {
   }
 
   /**
-   * Verifies every frame of the journal in {@code folder} without opening it for writing: its
-   * last record when it is sound, empty when opening it would change it (a torn tail to cut, no
-   * segment yet). Damage is refused as {@link #open(Path, JournalOptions, long)} refuses it.
+   * Checks the journal in {@code folder} without opening it for writing, by its seal when it
+   * holds it, else by verifying every frame: its last record when it is sound, empty when
+   * opening it would change it (a torn tail to cut, no segment yet). Damage is refused as {@link
+   * #open(Path, JournalOptions, long)} refuses it.
    */
-  public static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged)
-      throws IOException {
-    return JournalRecovery.soundEnd(folder, options, acknowledged);
+  public static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged,
+      Optional<JournalSeal> seal) throws IOException {
+    return JournalRecovery.soundEnd(folder, options, acknowledged, seal);
   }
 
   /** Appends one record; the future gives its sequence once it is on disk. */

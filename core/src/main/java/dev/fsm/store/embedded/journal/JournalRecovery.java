@@ -104,12 +104,42 @@ final class JournalRecovery {
   }
 
   /**
-   * The last record of a journal that opens with nothing to change: every frame verified as
-   * {@link #recover} does, and damage refused with the same exceptions; empty when opening would
-   * write (a torn tail to cut, or no segment yet), so the caller opens it the writing way.
+   * Opens the journal as {@link #recover(Path, JournalOptions, long)} does, but without decoding
+   * a frame when it still holds the seal of the clean close at {@code acknowledged}: every byte
+   * is then as that close left it, after the open before it verified or wrote each one.
    */
-  static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged)
+  static Opened recover(Path folder, JournalOptions options, long acknowledged,
+      Optional<JournalSeal> seal) throws IOException {
+    Optional<Opened> sealed = seal.isEmpty() ? Optional.empty()
+        : sealed(folder, seal.get(), acknowledged);
+    return sealed.isPresent() ? sealed.get() : recover(folder, options, acknowledged);
+  }
+
+  /** The journal as sealed, when it holds the seal and the seal fits the record it closed at. */
+  private static Optional<Opened> sealed(Path folder, JournalSeal seal, long acknowledged)
       throws IOException {
+    List<JournalSeal.Segment> sealed = seal.segments();
+    if (sealed.isEmpty() || sealed.get(sealed.size() - 1).first() > acknowledged + 1
+        || !seal.holds(folder)) {
+      return Optional.empty();
+    }
+    TreeMap<Long, Path> segments = Segments.list(folder);
+    JournalSeal.Segment last = sealed.get(sealed.size() - 1);
+    return Optional.of(new Opened(segments, acknowledged, last.bytes(), new Recovery(
+        segments.size(), sealed.get(0).first(), acknowledged, Optional.empty(), List.of(), 0)));
+  }
+
+  /**
+   * The last record of a journal that opens with nothing to change: the sealed record when the
+   * journal holds its seal, else every frame verified as {@link #recover} does, and damage
+   * refused with the same exceptions; empty when opening would write (a torn tail to cut, or no
+   * segment yet), so the caller opens it the writing way.
+   */
+  static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged,
+      Optional<JournalSeal> seal) throws IOException {
+    if (seal.isPresent() && sealed(folder, seal.get(), acknowledged).isPresent()) {
+      return OptionalLong.of(acknowledged);
+    }
     TreeMap<Long, Path> segments = Segments.list(folder);
     if (segments.isEmpty()) {
       return OptionalLong.empty();

@@ -4,6 +4,7 @@ import static dev.fsm.store.embedded.journal.JournalFiles.flip;
 import static dev.fsm.store.embedded.journal.JournalFiles.payload;
 import static dev.fsm.store.embedded.journal.JournalFiles.segments;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -80,6 +81,41 @@ class JournalSealTest {
     assertThat(seal.holds(folder)).as("a segment renamed").isFalse();
     Files.move(renamed, last);
     assertThat(seal.holds(folder)).isTrue();
+  }
+
+  @Test
+  void aJournalOpenedByItsSealAppendsWhereItEndedAndReplaysEveryRecord() throws IOException {
+    try (Journal j = Journal.open(folder, SMALL, 30, Optional.of(seal))) {
+      assertThat(j.recovery().clean()).isTrue();
+      assertThat(j.recovery().lastSequence()).isEqualTo(30);
+      assertThat(j.recovery().segments()).isEqualTo(seal.segments().size());
+      assertThat(j.lastSequence()).isEqualTo(30);
+      assertThat(j.append(payload(31, 40)).join()).isEqualTo(31);
+    }
+    try (Journal j = Journal.open(folder, SMALL)) {
+      List<JournalFiles.Entry> all = JournalFiles.replay(j, 1);
+      assertThat(all).hasSize(31);
+      for (JournalFiles.Entry e : all) {
+        assertThat(e.record()).isEqualTo(payload(e.sequence(), 40));
+      }
+    }
+    assertThat(seal.holds(folder)).as("the append broke the old seal").isFalse();
+  }
+
+  @Test
+  void aBrokenSealMeansEveryFrameIsCheckedAndDamageIsRefused() throws IOException {
+    Path first = segments(folder).get(0);
+    flip(first, Files.size(first) - 2, 0x08);
+    assertThatThrownBy(() -> Journal.open(folder, SMALL, 30, Optional.of(seal)))
+        .isInstanceOf(JournalDamagedException.class)
+        .hasMessageContaining(first.getFileName().toString());
+    assertThatThrownBy(() -> Journal.soundEnd(folder, SMALL, 30, Optional.of(seal)))
+        .isInstanceOf(JournalDamagedException.class);
+    flip(first, Files.size(first) - 2, 0x08);
+    assertThat(Journal.soundEnd(folder, SMALL, 30, Optional.of(seal))).hasValue(30);
+
+    JournalSeal ahead = new JournalSeal(List.of(new JournalSeal.Segment(40, 13, 0)));
+    assertThat(Journal.soundEnd(folder, SMALL, 30, Optional.of(ahead))).as("decoded").hasValue(30);
   }
 
   @Test
