@@ -17,7 +17,8 @@ import org.mapdb.DB;
  * one, a node is rewritten per insert and left with free space), merging two inputs in id order:
  * the snapshot of the last checkpoint, which lists tasks in id order, and the journal after it
  * sorted by task ({@link JournalTail}), whose last snapshot of a task and last version of a
- * history entry win, as replaying the journal over the snapshot would leave them. The index is
+ * history entry win, as replaying the journal over the snapshot would leave them. The snapshot
+ * is read and its tasks encoded on a thread of their own ({@link SnapshotReader}). The index is
  * left rebuilding: see {@link TaskIndex#placeAll}.
  */
 public final class SnapshotLoad {
@@ -48,21 +49,16 @@ public final class SnapshotLoad {
     try (JournalTail.Last<JournalTail.LastTask> tasks = tail.tasks();
         JournalTail.Last<JournalTail.LastEntry> entries = tail.entries()) {
       SnapshotLoad load = new SnapshotLoad(db, tasks, entries, opened.volume()::settle);
-      List<StoreEvent> versions = new ArrayList<>();
-      try {
-        snapshot.read(event -> {
-          if (event instanceof StoreEvent.Restored r) {
-            byte[] name = IndexKeys.name(r.task().id());
-            load.journalOnlyBefore(name);
-            load.emit(r.task().id(), TaskValues.encode(TaskIndex.withoutLease(r.task())),
-                r.history());
-          } else if (event instanceof StoreEvent.Registered) {
-            versions.add(event);
-          } else {
-            throw new IllegalArgumentException("a snapshot holds no "
-                + event.getClass().getSimpleName() + " records");
+      List<StoreEvent> versions;
+      try (SnapshotReader reader = SnapshotReader.start(snapshot)) {
+        for (List<SnapshotReader.Encoded> batch = reader.next(); batch != null;
+            batch = reader.next()) {
+          for (SnapshotReader.Encoded task : batch) {
+            load.journalOnlyBefore(task.name());
+            load.emit(task.id(), task.value(), task.history());
           }
-        });
+        }
+        versions = reader.versions();
         load.journalOnlyBefore(null);
       } catch (UncheckedIOException e) {
         throw e.getCause();
