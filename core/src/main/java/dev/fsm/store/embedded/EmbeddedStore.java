@@ -503,7 +503,7 @@ public final class EmbeddedStore implements Store {
       }
       if (clean) {
         CleanMarker.fsync(folder.resolve(TaskIndex.FILE));
-        CleanMarker.write(folder, sequence, seal(journal.folder()));
+        CleanMarker.write(folder, sequence, seal());
       }
     } catch (IOException | RuntimeException e) {
       failure = failure == null ? e : failure;
@@ -530,12 +530,12 @@ public final class EmbeddedStore implements Store {
   }
 
   /**
-   * The closed journal's seal, which lets a read-only open skip decoding every frame; none when
-   * it cannot be read, as reads then check the journal frame by frame, as before seals.
+   * The closed journal's seal, which lets the next open skip decoding every frame; none when it
+   * cannot be read, as that open then checks the journal frame by frame, as before seals.
    */
-  private static Optional<JournalSeal> seal(Path journalFolder) {
+  private Optional<JournalSeal> seal() {
     try {
-      return Optional.of(JournalSeal.of(journalFolder));
+      return Optional.of(journal.seal());
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }

@@ -43,6 +43,8 @@ public final class Journal implements AutoCloseable {
   private final ConcurrentSkipListMap<Long, Path> segments;
   private final Object segmentsLock = new Object();
   private final GroupCommit commit;
+  /** The seal this journal was opened by, whose files' CRCs still stand while their sizes do. */
+  private final Optional<JournalSeal> openedBy;
 
   private Journal(Path folder, JournalOptions options, FileChannel lockChannel,
       FileLock folderLock, JournalRecovery.Opened opened) throws IOException {
@@ -51,6 +53,7 @@ public final class Journal implements AutoCloseable {
     this.lockChannel = lockChannel;
     this.folderLock = folderLock;
     this.recovery = opened.recovery();
+    this.openedBy = opened.sealed();
     this.segments = new ConcurrentSkipListMap<>(opened.segments());
     Map.Entry<Long, Path> last = segments.lastEntry();
     SegmentWriter writer = new SegmentWriter(folder, last.getValue(), opened.lastSegmentSize(),
@@ -116,6 +119,19 @@ public final class Journal implements AutoCloseable {
   public static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged,
       Optional<JournalSeal> seal) throws IOException {
     return JournalRecovery.soundEnd(folder, options, acknowledged, seal);
+  }
+
+  /**
+   * The seal of this journal, once closed: the CRC of each segment file, computed anew for
+   * those written since it opened and carried over from the seal it opened by for the others
+   * (their bytes are as that seal vouched; should the disk change one since, the next open finds
+   * that the seal no longer holds and checks every frame).
+   */
+  public JournalSeal seal() throws IOException {
+    if (lockChannel.isOpen()) {
+      throw new IllegalStateException("journal in " + folder + " is still open");
+    }
+    return JournalSeal.of(folder, openedBy);
   }
 
   /** Appends one record; the future gives its sequence once it is on disk. */

@@ -23,7 +23,13 @@ final class JournalRecovery {
 
   /** The state a journal opens with. */
   record Opened(TreeMap<Long, Path> segments, long lastSequence, long lastSegmentSize,
-      Recovery recovery) {}
+      Recovery recovery, Optional<JournalSeal> sealed) {
+
+    Opened(TreeMap<Long, Path> segments, long lastSequence, long lastSegmentSize,
+        Recovery recovery) {
+      this(segments, lastSequence, lastSegmentSize, recovery, Optional.empty());
+    }
+  }
 
   /** One segment's verified prefix. */
   private record Scan(long first, Path file, long size, long last, long goodBytes, String damage,
@@ -126,7 +132,8 @@ final class JournalRecovery {
     TreeMap<Long, Path> segments = Segments.list(folder);
     JournalSeal.Segment last = sealed.get(sealed.size() - 1);
     return Optional.of(new Opened(segments, acknowledged, last.bytes(), new Recovery(
-        segments.size(), sealed.get(0).first(), acknowledged, Optional.empty(), List.of(), 0)));
+        segments.size(), sealed.get(0).first(), acknowledged, Optional.empty(), List.of(), 0),
+        Optional.of(seal)));
   }
 
   /**

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,11 +60,24 @@ public record JournalSeal(List<Segment> segments) {
 
   /** Seals the journal in {@code folder}, which nothing may be writing. */
   public static JournalSeal of(Path folder) throws IOException {
+    return of(folder, Optional.empty());
+  }
+
+  /**
+   * Seals the journal in {@code folder}, which nothing may be writing, taking each segment's CRC
+   * from {@code earlier} when that seal lists the segment at the same size: a journal only ever
+   * appends, so only segments written since need reading.
+   */
+  static JournalSeal of(Path folder, Optional<JournalSeal> earlier) throws IOException {
+    Map<Long, Segment> known = new HashMap<>();
+    earlier.ifPresent(e -> e.segments().forEach(s -> known.put(s.first(), s)));
     List<Segment> sealed = new ArrayList<>();
     for (Map.Entry<Long, Path> e : Segments.list(folder).entrySet()) {
       try (FileChannel channel = FileChannel.open(e.getValue(), StandardOpenOption.READ)) {
         long size = channel.size();
-        sealed.add(new Segment(e.getKey(), size, crc(channel, size)));
+        Segment before = known.get(e.getKey());
+        sealed.add(before != null && before.bytes() == size ? before
+            : new Segment(e.getKey(), size, crc(channel, size)));
       }
     }
     return new JournalSeal(sealed);

@@ -103,6 +103,28 @@ class JournalSealTest {
   }
 
   @Test
+  void aJournalSealsItselfAtCloseReadingOnlyWhatItWrote() throws IOException {
+    List<Path> before = segments(folder);
+    Path untouched = before.get(0);
+    try (Journal j = Journal.open(folder, SMALL, 30, Optional.of(seal))) {
+      assertThatThrownBy(j::seal).isInstanceOf(IllegalStateException.class);
+      // Changed on disk after the open vouched for it: the new seal must not vouch for it.
+      flip(untouched, Files.size(untouched) - 2, 0x08);
+      for (int n = 31; n <= 45; n++) {
+        j.append(payload(n, 40)).join();
+      }
+      j.close();
+      JournalSeal resealed = j.seal();
+      assertThat(resealed.segments()).hasSizeGreaterThan(seal.segments().size());
+      assertThat(resealed.segments().get(0)).as("carried over").isEqualTo(seal.segments().get(0));
+      assertThat(resealed.holds(folder)).as("the changed segment breaks it").isFalse();
+      flip(untouched, Files.size(untouched) - 2, 0x08);
+      assertThat(resealed.holds(folder)).isTrue();
+      assertThat(resealed).isEqualTo(JournalSeal.of(folder));
+    }
+  }
+
+  @Test
   void aBrokenSealMeansEveryFrameIsCheckedAndDamageIsRefused() throws IOException {
     Path first = segments(folder).get(0);
     flip(first, Files.size(first) - 2, 0x08);
