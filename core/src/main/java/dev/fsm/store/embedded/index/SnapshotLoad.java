@@ -18,7 +18,7 @@ import org.mapdb.DB;
  * the snapshot of the last checkpoint, which lists tasks in id order, and the journal after it
  * sorted by task ({@link JournalTail}), whose last snapshot of a task and last version of a
  * history entry win, as replaying the journal over the snapshot would leave them. The snapshot
- * is read and its tasks encoded on a thread of their own ({@link SnapshotReader}). The index is
+ * is read and its tasks encoded on a thread of their own ({@link ReadAhead}). The index is
  * left rebuilding: see {@link TaskIndex#placeAll}.
  */
 public final class SnapshotLoad {
@@ -49,16 +49,17 @@ public final class SnapshotLoad {
     try (JournalTail.Last<JournalTail.LastTask> tasks = tail.tasks();
         JournalTail.Last<JournalTail.LastEntry> entries = tail.entries()) {
       SnapshotLoad load = new SnapshotLoad(db, tasks, entries, opened.volume()::settle);
-      List<StoreEvent> versions;
-      try (SnapshotReader reader = SnapshotReader.start(snapshot)) {
-        for (List<SnapshotReader.Encoded> batch = reader.next(); batch != null;
-            batch = reader.next()) {
-          for (SnapshotReader.Encoded task : batch) {
-            load.journalOnlyBefore(task.name());
-            load.emit(task.id(), task.value(), task.history());
+      List<StoreEvent> versions = new ArrayList<>();
+      try {
+        ReadAhead.<Encoded>forEach(each -> snapshot.read(event -> {
+          Encoded task = encoded(event, versions);
+          if (task != null) {
+            each.accept(task);
           }
-        }
-        versions = reader.versions();
+        }), Encoded::weight, "fsm-snapshot-reader", task -> {
+          load.journalOnlyBefore(task.name());
+          load.emit(task.id(), task.value(), task.history());
+        });
         load.journalOnlyBefore(null);
       } catch (UncheckedIOException e) {
         throw e.getCause();
@@ -73,6 +74,32 @@ public final class SnapshotLoad {
       db.close();
       throw e;
     }
+  }
+
+  /** A snapshot's task, ready to be stored: its id, key name, index value and history. */
+  private record Encoded(String id, byte[] name, byte[] value, List<Transition> history) {
+
+    /** About the heap it holds: its value, and some 200 bytes an entry of its history. */
+    long weight() {
+      return value.length + 200L * history.size();
+    }
+  }
+
+  /**
+   * A snapshot record made ready on the reading thread: a task decoded and encoded as the index
+   * stores it (its context deflated), or null for a machine version, added to {@code versions}.
+   */
+  private static Encoded encoded(StoreEvent event, List<StoreEvent> versions) {
+    if (event instanceof StoreEvent.Restored r) {
+      String id = r.task().id();
+      return new Encoded(id, IndexKeys.name(id),
+          TaskValues.encode(TaskIndex.withoutLease(r.task())), r.history());
+    } else if (event instanceof StoreEvent.Registered) {
+      versions.add(event);
+      return null;
+    }
+    throw new IllegalArgumentException("a snapshot holds no "
+        + event.getClass().getSimpleName() + " records");
   }
 
   /** Emits every task the journal has and the snapshot lacks that sorts before {@code name}. */

@@ -4,6 +4,7 @@ import dev.fsm.FsmException;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.JournalTail;
+import dev.fsm.store.embedded.index.ReadAhead;
 import dev.fsm.store.embedded.index.SnapshotLoad;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
@@ -152,18 +153,26 @@ public final class IndexOpening {
     }
   }
 
-  /** Reads the journal from {@code first} on into {@code tail}. */
+  /** A journal record decoded for a rebuild, and its size in bytes as a measure of its heap. */
+  private record Decoded(long sequence, StoreEvent event, int bytes) {}
+
+  /**
+   * Reads the journal from {@code first} on into {@code tail}, reading and decoding records on
+   * a thread of their own while this one sorts them.
+   */
   private static void sort(Path folder, Journal journal, long first, JournalTail tail,
       long[] count, long total, RebuildProgress progress) throws IOException {
     try {
-      journal.replay(first, (sequence, record) -> {
-        try {
-          tail.add(sequence, decode(folder, "journal record " + sequence, record, count, total,
-              progress));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      ReadAhead.<Decoded>forEach(each -> journal.replay(first, (sequence, record) ->
+          each.accept(new Decoded(sequence, decode(folder, "journal record " + sequence, record,
+              count, total, progress), record.length))), Decoded::bytes, "fsm-journal-reader",
+          decoded -> {
+            try {
+              tail.add(decoded.sequence(), decoded.event());
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
