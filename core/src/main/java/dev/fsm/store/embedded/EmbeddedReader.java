@@ -28,7 +28,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -121,11 +120,7 @@ public final class EmbeddedReader implements Store {
   /** Ids a caller just listed: an id of no task reads as no entries, as the contract allows. */
   @Override
   public synchronized Map<String, List<Transition>> histories(List<String> ids) {
-    Map<String, List<Transition>> out = new LinkedHashMap<>();
-    for (String id : ids) {
-      out.put(id, index.history(id));
-    }
-    return out;
+    return index.histories(ids);
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.fsm.task.Transition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -26,6 +27,11 @@ final class TaskHistories {
   /** History entries per chunk. */
   static final int CHUNK = 16;
 
+  /** Fewer ids than this are read by descents: a walk's set-up would cost more. */
+  private static final int RANGE_AT_LEAST = 8;
+  /** Chunks of other tasks a walk may pass per id asked for before it gives way to descents. */
+  private static final int OTHERS_PER_ID = 16;
+
   private final NavigableMap<byte[], byte[]> chunks;
 
   TaskHistories(NavigableMap<byte[], byte[]> chunks) {
@@ -36,6 +42,58 @@ final class TaskHistories {
   void put(String id, int place, Transition entry) {
     byte[] key = IndexKeys.history(id, place / CHUNK);
     chunks.put(key, with(chunks.get(key), place % CHUNK, TransitionCodec.encode(entry)));
+  }
+
+  /**
+   * The histories of many tasks, each oldest first, keyed and ordered as {@code ids}; an id of
+   * no task has none. Ids that lie close in id order (a page of a listing: newest tasks first)
+   * are read by one walk over their key range, decoding each leaf once, rather than by one
+   * descent each: 20,000 descents were most of `fsm stats` at 1M tasks. A range that turns out
+   * to hold many other tasks' chunks is left for descents.
+   */
+  Map<String, List<Transition>> of(List<String> ids) {
+    Map<String, List<Transition>> found = new LinkedHashMap<>();
+    ids.forEach(id -> found.put(id, new ArrayList<>()));
+    if (ids.size() >= RANGE_AT_LEAST && walk(found)) {
+      return found;
+    }
+    found.replaceAll((id, none) -> of(id));
+    return found;
+  }
+
+  /** Reads every requested history in one walk; false, with nothing kept, when over budget. */
+  private boolean walk(Map<String, List<Transition>> found) {
+    byte[] low = null;
+    byte[] high = null;
+    String highId = null;
+    for (String id : found.keySet()) {
+      byte[] name = IndexKeys.historyOf(id);
+      if (low == null || Arrays.compareUnsigned(name, low) < 0) {
+        low = name;
+      }
+      if (high == null || Arrays.compareUnsigned(name, high) > 0) {
+        high = name;
+        highId = id;
+      }
+    }
+    long others = 0;
+    long budget = (long) OTHERS_PER_ID * found.size();
+    for (Map.Entry<byte[], byte[]> e
+        : chunks.subMap(low, true, IndexKeys.historyEnd(highId), false).entrySet()) {
+      List<Transition> history = found.get(IndexKeys.nameAt(e.getKey(), new int[] {0}));
+      if (history == null) {
+        if (++others > budget) {
+          found.values().forEach(List::clear);
+          return false;
+        }
+        continue;
+      }
+      byte[] chunk = e.getValue();
+      for (Slot s : slots(chunk)) {
+        history.add(s.decode(chunk));
+      }
+    }
+    return true;
   }
 
   /** A task's history, oldest first. */

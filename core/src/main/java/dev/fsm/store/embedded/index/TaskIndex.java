@@ -617,6 +617,11 @@ public final class TaskIndex implements AutoCloseable {
     return history.of(id);
   }
 
+  /** The histories of tasks, keyed and ordered as {@code ids}; an id of no task has none. */
+  public Map<String, List<Transition>> histories(List<String> ids) {
+    return history.of(ids);
+  }
+
   /** A machine's versions, oldest first. */
   public List<MachineVersion> versions(String machine) {
     return versions.of(machine);

@@ -8,6 +8,7 @@ import dev.fsm.task.Transition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -42,6 +43,48 @@ class TaskHistoriesTest {
     assertThat(histories.of("nothing")).isEmpty();
     assertThat(histories.length("nothing")).isZero();
     assertThat(chunks).hasSize(4 + 2);
+  }
+
+  @Test
+  void manyHistoriesAtOnceEqualOneByOneWhetherTheirIdsLieTogetherOrApart() {
+    Random random = new Random(5);
+    List<String> all = new ArrayList<>();
+    for (int n = 0; n < 2_000; n++) {
+      String id = String.format("t-%05d", n);
+      all.add(id);
+      int length = n % 7 == 0 ? 0 : random.nextInt(2 * TaskHistories.CHUNK + 3);
+      for (int place = 0; place < length; place++) {
+        histories.put(id, place, entry(n * 100 + place, ""));
+      }
+      histories.put(id + "\u0000x", 0, entry(n, "an id that extends this one"));
+    }
+    List<List<String>> asks = List.of(
+        newestFirst(all.subList(1_200, 1_712)),
+        all.subList(0, 5),
+        everyNth(all, 97),
+        List.of("t-00400", "nobody", "t-00401", "t-00399", "t-", "t-00402", "t-00403",
+            "zzz", "t-00404"));
+    for (List<String> ids : asks) {
+      Map<String, List<Transition>> read = histories.of(ids);
+      assertThat(read.keySet()).as("keyed as asked").containsExactlyElementsOf(ids);
+      for (String id : ids) {
+        assertThat(read.get(id)).as(id).isEqualTo(histories.of(id));
+      }
+    }
+  }
+
+  private static List<String> newestFirst(List<String> ids) {
+    List<String> reversed = new ArrayList<>(ids);
+    Collections.reverse(reversed);
+    return reversed;
+  }
+
+  private static List<String> everyNth(List<String> all, int n) {
+    List<String> some = new ArrayList<>();
+    for (int i = 0; i < all.size(); i += n) {
+      some.add(all.get(i));
+    }
+    return some;
   }
 
   @Test
