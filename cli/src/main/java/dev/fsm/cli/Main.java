@@ -13,15 +13,7 @@ public final class Main {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
-    Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
-      if (e instanceof OutOfMemoryError) {
-        outOfMemory(err);
-      } else {
-        // What the JVM prints when no handler is set.
-        System.err.print("Exception in thread \"" + thread.getName() + "\" ");
-        e.printStackTrace();
-      }
-    });
+    handleUncaught(err);
     int status;
     try {
       status = run(args, System.getenv(), out, err);
@@ -36,6 +28,29 @@ public final class Main {
       // costs about 9 ms of a 60 ms command. Everything that needs closing is closed before
       // run() returns, so there is nothing for shutdown hooks to do.
       Runtime.getRuntime().halt(status);
+    }
+  }
+
+  /**
+   * Installs what a thread's uncaught exception does; {@link Training} calls it too, so the
+   * start-up caches hold the handler's class (a class read from the jar costs the jar's first
+   * opening by the class loader).
+   */
+  static void handleUncaught(PrintWriter err) {
+    Thread.setDefaultUncaughtExceptionHandler(new Uncaught(err));
+  }
+
+  /** A class, not a lambda: the start-up caches are trained through {@link #run}, not main. */
+  private record Uncaught(PrintWriter err) implements Thread.UncaughtExceptionHandler {
+    @Override
+    public void uncaughtException(Thread thread, Throwable e) {
+      if (e instanceof OutOfMemoryError) {
+        outOfMemory(err);
+      } else {
+        // What the JVM prints when no handler is set.
+        System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+        e.printStackTrace();
+      }
     }
   }
 

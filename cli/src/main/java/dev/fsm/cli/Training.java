@@ -1,14 +1,14 @@
 package dev.fsm.cli;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.io.Writer;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * A representative, side-effect-free workload that the launcher runs once to record a
@@ -16,11 +16,14 @@ import java.util.stream.Stream;
  * and linking. It never touches the user's stores or files: its store lives in a temporary
  * folder it deletes.
  *
- * <p>Two profiles: {@code quick} trains only the fast path ({@link FastPath}: validate, and send
- * to a stand-in runner), whose cache stays small and so maps faster (measured: 14 MB and about
- * 10 ms less per start than one cache for everything); {@code full} trains the fast path and
+ * <p>Two profiles: {@code quick} trains only {@code validate}'s fast path ({@link FastPath}), the
+ * one verb the launcher gives it; {@code full} trains the fast path, send to a stand-in runner,
  * every verb through picocli, and the task verbs on an embedded store of its own (measured:
  * opening a store loaded 700 classes outside the archive, half of a one-shot {@code ls}).
+ * A JDK 25 AOT cache loads every class it holds at start, used or not, so {@code quick} holds
+ * nothing {@code validate} does not run: trained on send and a temporary folder as well, it held
+ * 670 more classes (sockets, Jackson, logging, SecureRandom) and {@code fsm validate} used about
+ * 10% more CPU (docs/startup.md).
  */
 public final class Training {
 
@@ -28,7 +31,7 @@ public final class Training {
 
   public static void main(String[] args) throws IOException {
     boolean quick = args.length > 0 && args[0].equals("quick");
-    Path dir = Files.createTempDirectory("fsm-training");
+    Path dir = trainingDir();
     try {
       Path good = dir.resolve("fifty.yaml");
       try (InputStream in = Training.class.getResourceAsStream("training/fifty.yaml")) {
@@ -37,7 +40,11 @@ public final class Training {
       Path bad = dir.resolve("bad.yaml");
       Files.writeString(bad, "machine: bad\ninitial: nope\nstates:\n  a: {run: builtin:noop, on:"
           + " {ok: b}}\n  b: {final: done}\n  c: [x]\n");
-      PrintWriter sink = new PrintWriter(Writer.nullWriter());
+      // Encodes what it is given, as Main's writers over stdout and stderr do, so the cache
+      // holds the encoder's classes too (over a null Writer, three were read from the JDK's
+      // image on every start).
+      PrintWriter sink = new PrintWriter(OutputStream.nullOutputStream(), true);
+      Main.handleUncaught(sink);
       Map<String, String> env = System.getenv();
       String[][] fastLines = {
         {"validate", good.toString()},
@@ -52,16 +59,41 @@ public final class Training {
         {"no-such-verb"},
       };
       train(fastLines, env, sink);
-      sendLines(dir, env, sink);
       if (!quick) {
+        sendLines(dir, env, sink);
         train(fullLines, env, sink);
         storeLines(dir, env, sink);
       }
     } finally {
-      try (Stream<Path> files = Files.walk(dir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      delete(dir.toFile());
+    }
+  }
+
+  /**
+   * A new, empty folder for the training run. Not {@link Files#createTempDirectory}: it names
+   * folders with {@code SecureRandom}, whose 50-odd classes would go into the cache and be loaded
+   * on every start; a folder that did not exist before is all the training needs.
+   */
+  private static Path trainingDir() throws IOException {
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    for (long n = System.nanoTime(); ; n++) {
+      try {
+        return Files.createDirectory(tmp.resolve("fsm-training-" + n));
+      } catch (FileAlreadyExistsException e) {
+        // Another training run took this name; try the next.
       }
     }
+  }
+
+  /** Deletes a folder tree with java.io.File, whose classes every JVM has loaded already. */
+  private static void delete(File file) {
+    File[] children = file.listFiles();
+    if (children != null) {
+      for (File child : children) {
+        delete(child);
+      }
+    }
+    file.delete();
   }
 
   private static void train(String[][] lines, Map<String, String> env, PrintWriter sink) {

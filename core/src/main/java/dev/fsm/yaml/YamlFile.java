@@ -69,11 +69,16 @@ public final class YamlFile {
     }
     Node root;
     try {
-      // Parser and composer only: the Yaml facade would also load a constructor and a
-      // representer this never uses, which costs start-up time.
-      LoaderOptions options = options();
-      root = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options),
-          new PlainResolver(), options).getSingleNode();
+      // The usual machine file's YAML is composed by PlainYaml, and anything else by
+      // SnakeYAML's parser and composer only: the Yaml facade would also load a constructor and
+      // a representer this never uses, which costs start-up time.
+      PlainResolver resolver = new PlainResolver();
+      root = PlainYaml.compose(text, resolver);
+      if (root == null) {
+        LoaderOptions options = options();
+        root = new Composer(new ParserImpl(new StreamReader(new StringReader(text)), options),
+            resolver, options).getSingleNode();
+      }
     } catch (MarkedYAMLException e) {
       Position at = at(e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark());
       String problem = e.getProblem() == null ? "" : e.getProblem();

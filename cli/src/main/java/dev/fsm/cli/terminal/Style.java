@@ -16,7 +16,7 @@ public final class Style {
 
   /** Colour when allowed and both stdin and stdout are a terminal. */
   public static Style forTerminal(boolean allowed) {
-    return new Style(allowed && System.console() != null);
+    return new Style(allowed && !Tty.stdoutSurelyNotTerminal() && System.console() != null);
   }
 
   /** Bold text. */

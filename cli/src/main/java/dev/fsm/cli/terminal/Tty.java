@@ -22,6 +22,22 @@ public final class Tty {
     return isTerminal(2);
   }
 
+  /**
+   * True when /proc shows stdout to be a pipe, a socket, a file or /dev/null, so surely not a
+   * terminal. Cheaper than {@code System.console()}, whose first call initialises the JDK's
+   * console support: 5% of {@code fsm validate}'s own work, for output that goes to a file.
+   */
+  public static boolean stdoutSurelyNotTerminal() {
+    try {
+      Path fd = Path.of("/proc/self/fd/1");
+      String target = Files.readSymbolicLink(fd).toString();
+      return target.startsWith("pipe:") || target.startsWith("socket:")
+          || target.equals("/dev/null") || Files.isRegularFile(fd);
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
+  }
+
   private static boolean isTerminal(int fd) {
     try {
       String target = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
