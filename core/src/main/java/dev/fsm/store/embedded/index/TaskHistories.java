@@ -38,10 +38,42 @@ final class TaskHistories {
     this.chunks = chunks;
   }
 
+  /**
+   * A task's history length and the bytes of its last chunk (null when it has no entries), as
+   * the index holds them: what the next entry's put needs to know.
+   */
+  record Tail(int length, byte[] chunk) {}
+
   /** Puts the entry at its place in the task's history. */
   void put(String id, int place, Transition entry) {
-    byte[] key = IndexKeys.history(id, place / CHUNK);
-    chunks.put(key, with(chunks.get(key), place % CHUNK, TransitionCodec.encode(entry)));
+    put(id, place, entry, null);
+  }
+
+  /**
+   * Puts the entry at its place in the task's history, given the task's tail as it stands when
+   * known (null when not), and gives the tail after, or null when not known. A runner's outcome
+   * appends at the place after the known tail, so the chunk it goes in is the tail's (or a new
+   * one) and need not be read: the read was half of this put's cost (a B-tree descent and the
+   * chunk's bytes copied out of the file), with 64 writers one by one. Any other place, as a
+   * rebuild's replay puts, reads the chunk.
+   */
+  Tail put(String id, int place, Transition entry, Tail known) {
+    int number = place / CHUNK;
+    byte[] key = IndexKeys.history(id, number);
+    byte[] encoded = TransitionCodec.encode(entry);
+    if (known != null && place == known.length()) {
+      byte[] chunk = with(place % CHUNK == 0 ? null : known.chunk(), place % CHUNK, encoded);
+      chunks.put(key, chunk);
+      return new Tail(place + 1, chunk);
+    }
+    byte[] chunk = with(chunks.get(key), place % CHUNK, encoded);
+    chunks.put(key, chunk);
+    if (known == null) {
+      return null;
+    }
+    // Replayed over a checkpoint, an entry may be one the task already has.
+    int length = Math.max(known.length(), place + 1);
+    return new Tail(length, (length - 1) / CHUNK == number ? chunk : known.chunk());
   }
 
   /**
@@ -146,14 +178,15 @@ final class TaskHistories {
     range(id).clear();
   }
 
-  /** How many history entries the task holds: the place of its next one. */
-  int length(String id) {
+  /** How many history entries the task holds (the place of its next one), and its last chunk. */
+  Tail tail(String id) {
     Map.Entry<byte[], byte[]> last = range(id).lastEntry();
     if (last == null) {
-      return 0;
+      return new Tail(0, null);
     }
     List<Slot> slots = slots(last.getValue());
-    return IndexKeys.historyChunk(last.getKey()) * CHUNK + slots.get(slots.size() - 1).slot() + 1;
+    return new Tail(IndexKeys.historyChunk(last.getKey()) * CHUNK
+        + slots.get(slots.size() - 1).slot() + 1, last.getValue());
   }
 
   /** Decodes the last chunk; see {@link TaskIndex#check}. */

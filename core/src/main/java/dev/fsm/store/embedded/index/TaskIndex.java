@@ -320,17 +320,20 @@ public final class TaskIndex implements AutoCloseable {
     StoreEvent event = appended.event();
     if (event instanceof StoreEvent.Created c) {
       for (int i = 0; i < c.tasks().size(); i++) {
-        replace(c.tasks().get(i), appended.before(i), appended.after(i));
+        replaceKeepingTail(c.tasks().get(i), appended.before(i), appended.after(i));
       }
     } else if (event instanceof StoreEvent.Changed c) {
-      replace(c.task(), appended.before(0), appended.after(0));
       String id = c.task().id();
       RecentTasks.Entry known = recent.get(id);
-      history.put(id, c.historyIndex(), c.entry());
-      // Replayed over a checkpoint, an entry may be one the task already has.
-      if (known != null && known.historyLength() >= 0) {
-        recent.historyLength(id, Math.max(known.historyLength(), c.historyIndex() + 1));
+      Task stored = replace(c.task(), known, appended.before(0), appended.after(0));
+      TaskHistories.Tail tail;
+      try {
+        tail = history.put(id, c.historyIndex(), c.entry(), known == null ? null : known.tail());
+      } catch (RuntimeException | Error e) {
+        recent.forget(id);
+        throw e;
       }
+      recent.stored(stored, tail);
     } else if (event instanceof StoreEvent.Restored r) {
       restore(r);
     } else if (event instanceof StoreEvent.Imported i) {
@@ -345,7 +348,7 @@ public final class TaskIndex implements AutoCloseable {
   /** A task with its whole history, as a snapshot or an import holds it. */
   private void restore(StoreEvent.Restored r) {
     String id = r.task().id();
-    replace(r.task(), false, false);
+    replaceKeepingTail(r.task(), false, false);
     for (int i = 0; i < r.history().size(); i++) {
       history.put(id, i, r.history().get(i));
     }
@@ -703,24 +706,32 @@ public final class TaskIndex implements AutoCloseable {
     return t.lease() == null ? t : t.withLease(null);
   }
 
+  /** As {@link #replace}, noting the task as recent with the history tail known before. */
+  private void replaceKeepingTail(Task next, boolean wasOut, boolean isOut) {
+    RecentTasks.Entry known = recent.get(next.id());
+    Task stored = replace(next, known, wasOut, isOut);
+    recent.stored(stored, known == null ? null : known.tail());
+  }
+
   /**
    * Stores a task's next snapshot, without its lease, and moves it in the due queue and groups;
-   * the same B-tree visit that stores it gives what it replaces. {@code wasOut} and {@code
-   * isOut} say whether a lease holds it out of the due queue before and after.
+   * the same B-tree visit that stores it gives what it replaces, unless {@code known}, the
+   * task's recent entry (null: none), has it. {@code wasOut} and {@code isOut} say whether a
+   * lease holds it out of the due queue before and after. Gives the task as stored, for the
+   * caller to note as recent; on a failure the task is no longer among the recent ones.
    */
-  private void replace(Task next, boolean wasOut, boolean isOut) {
-    String id = next.id();
+  private Task replace(Task next, RecentTasks.Entry known, boolean wasOut, boolean isOut) {
     Task stored = withoutLease(next);
-    RecentTasks.Entry known = recent.get(id);
-    recent.forget(id);
-    byte[] key = IndexKeys.id(id);
-    byte[] old = tasks.put(key, values.encodeRemembering(stored));
-    recent.stored(stored);
-    if (known != null && known.historyLength() >= 0) {
-      recent.historyLength(id, known.historyLength());
+    byte[] key = IndexKeys.id(stored.id());
+    try {
+      byte[] old = tasks.put(key, values.encodeRemembering(stored));
+      place(old == null ? null : known != null ? known.task() : decode(key, old), wasOut, stored,
+          isOut);
+    } catch (RuntimeException | Error e) {
+      recent.forget(stored.id());
+      throw e;
     }
-    place(old == null ? null : known != null ? known.task() : decode(key, old), wasOut, stored,
-        isOut);
+    return stored;
   }
 
   /**
@@ -747,9 +758,9 @@ public final class TaskIndex implements AutoCloseable {
     if (known != null && known.historyLength() >= 0) {
       return known.historyLength();
     }
-    int length = history.length(id);
-    recent.historyLength(id, length);
-    return length;
+    TaskHistories.Tail tail = history.tail(id);
+    recent.tail(id, tail);
+    return tail.length();
   }
 
 

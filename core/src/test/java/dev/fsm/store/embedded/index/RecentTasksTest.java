@@ -50,10 +50,14 @@ class RecentTasksTest {
   void replacingAndForgettingKeepTheCountOfCharactersRight() {
     RecentTasks recent = new RecentTasks(10, 10_000);
     recent.stored(task("t1", 4_000));
-    recent.historyLength("t1", 7);
+    recent.tail("t1", new TaskHistories.Tail(7, new byte[300]));
+    assertThat(recent.chars()).as("a tail's chunk counts as well").isEqualTo(4_300);
     recent.stored(task("t1", 1_000));
-    assertThat(recent.chars()).isEqualTo(1_000);
+    assertThat(recent.chars()).isEqualTo(1_300);
     assertThat(recent.get("t1").historyLength()).isEqualTo(7);
+    recent.stored(task("t1", 1_000), null);
+    assertThat(recent.chars()).isEqualTo(1_000);
+    assertThat(recent.get("t1").historyLength()).as("tail not known").isEqualTo(-1);
 
     recent.stored(task("t2", 2_000));
     recent.forget("t1");

@@ -33,7 +33,7 @@ class TaskHistoriesTest {
       Transition t = entry(place, "");
       histories.put("task-1", place, t);
       expected.add(t);
-      assertThat(histories.length("task-1")).isEqualTo(place + 1);
+      assertThat(histories.tail("task-1").length()).isEqualTo(place + 1);
     }
     histories.put("task-10", 0, entry(99, "other task"));
     histories.put("task", 0, entry(98, "prefix of the other"));
@@ -41,7 +41,7 @@ class TaskHistoriesTest {
     assertThat(histories.of("task-10")).containsExactly(entry(99, "other task"));
     assertThat(histories.of("task")).containsExactly(entry(98, "prefix of the other"));
     assertThat(histories.of("nothing")).isEmpty();
-    assertThat(histories.length("nothing")).isZero();
+    assertThat(histories.tail("nothing").length()).isZero();
     assertThat(chunks).hasSize(4 + 2);
   }
 
@@ -98,7 +98,7 @@ class TaskHistoriesTest {
         Transition t = entry(random.nextInt(1000), "x".repeat(random.nextInt(300)));
         histories.put("t", place, t);
         model.put(place, t);
-        assertThat(histories.length("t")).isEqualTo(model.lastKey() + 1);
+        assertThat(histories.tail("t").length()).isEqualTo(model.lastKey() + 1);
       }
       assertThat(histories.of("t")).isEqualTo(new ArrayList<>(model.values()));
       TreeMap<byte[], byte[]> rebuilt = new TreeMap<>(Arrays::compareUnsigned);
@@ -106,6 +106,26 @@ class TaskHistoriesTest {
       model.forEach((place, t) -> again.put("t", place, t));
       assertSameBytes(rebuilt, chunks);
     }
+  }
+
+  @Test
+  void putsGivenTheKnownTailEqualPutsThatReadTheChunkAndGiveTheTailAReadFinds() {
+    Random random = new Random(17);
+    TreeMap<byte[], byte[]> read = new TreeMap<>(Arrays::compareUnsigned);
+    TaskHistories reading = new TaskHistories(read);
+    TaskHistories.Tail tail = histories.tail("t");
+    for (int n = 0; n < 5 * TaskHistories.CHUNK; n++) {
+      // Mostly the next place, as a runner's outcome; now and then an earlier one, as a replay.
+      int length = tail.length();
+      int place = length > 0 && random.nextInt(4) == 0 ? random.nextInt(length) : length;
+      Transition t = entry(random.nextInt(1000), "y".repeat(random.nextInt(80)));
+      tail = histories.put("t", place, t, tail);
+      reading.put("t", place, t);
+      assertSameBytes(chunks, read);
+      assertThat(tail.length()).isEqualTo(reading.tail("t").length());
+      assertThat(tail.chunk()).isEqualTo(reading.tail("t").chunk());
+    }
+    assertThat(histories.put("t", 0, entry(1, ""), null)).as("no tail known before").isNull();
   }
 
   @Test
