@@ -124,6 +124,12 @@ final class PlainYaml {
 
   /** A value on the line of its key: a flow collection, a quoted or a plain scalar. */
   private Node inlineValue() {
+    Node node = collectionOrQuoted();
+    return node != null ? node : blockPlain();
+  }
+
+  /** A flow collection or a quoted scalar starting here, or null for anything else. */
+  private Node collectionOrQuoted() {
     char c = peek();
     if (c == '{') {
       return flowMapping();
@@ -134,7 +140,7 @@ final class PlainYaml {
     if (c == '"' || c == '\'') {
       return quoted(c);
     }
-    return blockPlain();
+    return null;
   }
 
   /** A plain scalar that ends the line, before any comment. */
@@ -243,16 +249,11 @@ final class PlainYaml {
   }
 
   private Node flowValue() {
+    Node node = collectionOrQuoted();
+    if (node != null) {
+      return node;
+    }
     char c = peek();
-    if (c == '{') {
-      return flowMapping();
-    }
-    if (c == '[') {
-      return flowSequence();
-    }
-    if (c == '"' || c == '\'') {
-      return quoted(c);
-    }
     int start = pos;
     Mark startMark = mark();
     if (INDICATORS.indexOf(c) >= 0) {

@@ -181,13 +181,7 @@ class EmbeddedReaderTest {
     Path folder = dir.resolve("store");
     closedWithWorkload(folder);
     Path segment = Workload.lastSegment(folder);
-    try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
-      long middle = f.length() / 2;
-      f.seek(middle);
-      int b = f.read();
-      f.seek(middle);
-      f.write(b ^ 0x10);
-    }
+    flip(segment, Files.size(segment) / 2, 0x10);
     Map<String, String> files = contents(folder);
     Throwable written = catchOpen(() -> EmbeddedStore.open(folder));
     assertThat(written).isInstanceOf(JournalDamagedException.class);
@@ -215,12 +209,7 @@ class EmbeddedReaderTest {
     assertThat(CleanMarker.read(folder).orElseThrow().seal().orElseThrow().segments())
         .hasSameSizeAs(segments);
     Path first = segments.get(0);
-    try (RandomAccessFile f = new RandomAccessFile(first.toFile(), "rw")) {
-      f.seek(f.length() - 3);
-      int b = f.read();
-      f.seek(f.length() - 3);
-      f.write(b ^ 0x40);
-    }
+    flip(first, Files.size(first) - 3, 0x40);
     Map<String, String> files = contents(folder);
     Throwable written = catchOpen(() -> EmbeddedStore.open(folder, small));
     assertThat(written).isInstanceOf(JournalDamagedException.class)
@@ -251,6 +240,16 @@ class EmbeddedReaderTest {
     }
     assertThat(CleanMarker.read(folder).orElseThrow().seal()).as("sealed again at close")
         .isPresent();
+  }
+
+  /** Damages one byte of a file, as a failing disk would. */
+  private static void flip(Path file, long offset, int mask) throws IOException {
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+      f.seek(offset);
+      int b = f.read();
+      f.seek(offset);
+      f.write(b ^ mask);
+    }
   }
 
   private static Throwable catchOpen(Supplier<Store> open) {

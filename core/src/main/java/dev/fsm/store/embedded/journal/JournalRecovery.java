@@ -125,11 +125,13 @@ final class JournalRecovery {
   private static Optional<Opened> sealed(Path folder, JournalSeal seal, long acknowledged)
       throws IOException {
     List<JournalSeal.Segment> sealed = seal.segments();
-    if (sealed.isEmpty() || sealed.get(sealed.size() - 1).first() > acknowledged + 1
-        || !seal.holds(folder)) {
+    if (sealed.isEmpty() || sealed.get(sealed.size() - 1).first() > acknowledged + 1) {
       return Optional.empty();
     }
     TreeMap<Long, Path> segments = Segments.list(folder);
+    if (!seal.holds(segments)) {
+      return Optional.empty();
+    }
     JournalSeal.Segment last = sealed.get(sealed.size() - 1);
     return Optional.of(new Opened(segments, acknowledged, last.bytes(), new Recovery(
         segments.size(), sealed.get(0).first(), acknowledged, Optional.empty(), List.of(), 0),

@@ -59,7 +59,7 @@ public record JournalSeal(List<Segment> segments) {
   }
 
   /** Seals the journal in {@code folder}, which nothing may be writing. */
-  public static JournalSeal of(Path folder) throws IOException {
+  static JournalSeal of(Path folder) throws IOException {
     return of(folder, Optional.empty());
   }
 
@@ -88,7 +88,11 @@ public record JournalSeal(List<Segment> segments) {
    * each of the same size and CRC. Sizes are compared before any byte is read.
    */
   public boolean holds(Path folder) throws IOException {
-    TreeMap<Long, Path> files = Segments.list(folder);
+    return holds(Segments.list(folder));
+  }
+
+  /** As {@link #holds(Path)}, for the segment files a listing of the folder found. */
+  boolean holds(TreeMap<Long, Path> files) throws IOException {
     if (segments.isEmpty() || files.size() != segments.size()) {
       return false;
     }
