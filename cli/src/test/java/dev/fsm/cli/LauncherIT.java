@@ -41,6 +41,23 @@ class LauncherIT {
   }
 
   @Test
+  void aLockLeftByAKilledRecordingDoesNotStopTheCacheForever() throws Exception {
+    assertThat(launcher(Map.of(), "validate", "--help").exit()).isZero();
+    Path cacheFile = awaitCacheFile(p -> true);
+    Path lock = cacheFile.resolveSibling(cacheFile.getFileName() + ".lock");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (Files.exists(lock) && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(50);  // The recording removes its lock just after the cache.
+    }
+    Files.delete(cacheFile);
+    Files.createDirectory(lock);
+    Files.setLastModifiedTime(lock, java.nio.file.attribute.FileTime.fromMillis(
+        System.currentTimeMillis() - TimeUnit.MINUTES.toMillis(20)));
+    assertThat(launcher(Map.of(), "validate", "--help").exit()).isZero();
+    assertThat(awaitCacheFile(p -> true)).isEqualTo(cacheFile);
+  }
+
+  @Test
   void aReplacedJarGetsAFreshCacheEvenWhenItIsOlder() throws Exception {
     // JDK 25 would run a stale AOT cache's classes; the launcher's key must notice the change.
     Path jar = work.resolve("fsm.jar");
