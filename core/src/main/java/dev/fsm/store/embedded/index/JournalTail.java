@@ -42,17 +42,39 @@ public final class JournalTail implements AutoCloseable {
    * journal (-1: none): nothing of it before then survives, neither the snapshot's copy nor
    * earlier history entries, since its id may name a new task after it.
    */
-  record LastTask(String id, int revision, byte[] encoded, long purgedAt) {
+  record LastTask(String id, byte[] name, int revision, byte[] encoded, long purgedAt) {
 
     /** The later record's task, remembering the latest purge of both. */
     LastTask then(LastTask later) {
-      return new LastTask(later.id, later.revision, later.encoded,
+      return new LastTask(later.id, later.name, later.revision, later.encoded,
           Math.max(purgedAt, later.purgedAt));
     }
   }
 
-  /** A history entry's last version in the journal, and the sequence of its record. */
-  record LastEntry(String id, int place, long sequence, byte[] encoded) {}
+  /**
+   * A history entry's last version in the journal, and the sequence of its record; {@code name}
+   * is its task's id as {@link IndexKeys#name} gives it.
+   */
+  record LastEntry(String id, byte[] name, int place, long sequence, byte[] encoded) {}
+
+  /**
+   * A journal record's sort keys, made by {@link #keysOf} on any thread (the rebuild's reading
+   * one), so that adding them is all the sorting thread does.
+   */
+  public record Keys(List<byte[]> tasks, List<byte[]> entries, StoreEvent version) {
+
+    /** About the heap it holds. */
+    public long weight() {
+      long bytes = 0;
+      for (byte[] k : tasks) {
+        bytes += k.length + 16;
+      }
+      for (byte[] k : entries) {
+        bytes += k.length + 16;
+      }
+      return bytes;
+    }
+  }
 
   private final KeySorter tasks;
   private final KeySorter entries;
@@ -69,32 +91,54 @@ public final class JournalTail implements AutoCloseable {
    * nothing.
    */
   public void add(long sequence, StoreEvent event) throws IOException {
+    add(keysOf(sequence, event));
+  }
+
+  /** Adds a journal record's keys, made by {@link #keysOf}. */
+  public void add(Keys keys) throws IOException {
+    for (byte[] k : keys.tasks()) {
+      tasks.add(k);
+    }
+    for (byte[] k : keys.entries()) {
+      entries.add(k);
+    }
+    if (keys.version() != null) {
+      versions.add(keys.version());
+    }
+  }
+
+  /** The sort keys of journal record {@code sequence}, as {@link #add(long, StoreEvent)} adds. */
+  public static Keys keysOf(long sequence, StoreEvent event) {
+    List<byte[]> tasks = new ArrayList<>(1);
+    List<byte[]> entries = new ArrayList<>(1);
     if (event instanceof StoreEvent.Created c) {
       for (int i = 0; i < c.tasks().size(); i++) {
-        addTask(sequence, i, c.tasks().get(i), 0);
+        tasks.add(taskKey(sequence, i, c.tasks().get(i), 0));
       }
     } else if (event instanceof StoreEvent.Changed c) {
-      addTask(sequence, 0, c.task(), c.historyIndex() + 1);
-      addEntry(sequence, c.task().id(), c.historyIndex(), c.entry());
+      tasks.add(taskKey(sequence, 0, c.task(), c.historyIndex() + 1));
+      entries.add(entryKey(sequence, c.task().id(), c.historyIndex(), c.entry()));
     } else if (event instanceof StoreEvent.Restored r) {
-      addTask(sequence, 0, r.task(), r.history().size());
-      for (int place = 0; place < r.history().size(); place++) {
-        addEntry(sequence, r.task().id(), place, r.history().get(place));
-      }
+      restoredKeys(sequence, 0, r, tasks, entries);
     } else if (event instanceof StoreEvent.Imported imported) {
       for (int i = 0; i < imported.tasks().size(); i++) {
-        StoreEvent.Restored r = imported.tasks().get(i);
-        addTask(sequence, i, r.task(), r.history().size());
-        for (int place = 0; place < r.history().size(); place++) {
-          addEntry(sequence, r.task().id(), place, r.history().get(place));
-        }
+        restoredKeys(sequence, i, imported.tasks().get(i), tasks, entries);
       }
     } else if (event instanceof StoreEvent.Purged p) {
       for (int i = 0; i < p.ids().size(); i++) {
-        addPurge(sequence, i, p.ids().get(i));
+        tasks.add(purgeKey(sequence, i, p.ids().get(i)));
       }
     } else if (event instanceof StoreEvent.Registered) {
-      versions.add(event);
+      return new Keys(tasks, entries, event);
+    }
+    return new Keys(tasks, entries, null);
+  }
+
+  private static void restoredKeys(long sequence, int ordinal, StoreEvent.Restored r,
+      List<byte[]> tasks, List<byte[]> entries) {
+    tasks.add(taskKey(sequence, ordinal, r.task(), r.history().size()));
+    for (int place = 0; place < r.history().size(); place++) {
+      entries.add(entryKey(sequence, r.task().id(), place, r.history().get(place)));
     }
   }
 
@@ -108,10 +152,11 @@ public final class JournalTail implements AutoCloseable {
     return new Last<>(this.tasks.sorted(), key -> {
       int[] at = {0};
       String id = IndexKeys.nameAt(key, at);
+      byte[] name = Arrays.copyOf(key, at[0]);
       ByteBuffer b = ByteBuffer.wrap(key);
       int revision = b.getInt(at[0] + ORDER);
-      return revision == PURGED ? new LastTask(id, revision, null, b.getLong(at[0]))
-          : new LastTask(id, revision, slice(key, at[0] + ORDER + REVISION), -1);
+      return revision == PURGED ? new LastTask(id, name, revision, null, b.getLong(at[0]))
+          : new LastTask(id, name, revision, slice(key, at[0] + ORDER + REVISION), -1);
     }, (a, b) -> a.id().equals(b.id()), LastTask::then);
   }
 
@@ -120,8 +165,9 @@ public final class JournalTail implements AutoCloseable {
     return new Last<>(this.entries.sorted(), key -> {
       int[] at = {0};
       String id = IndexKeys.nameAt(key, at);
+      byte[] name = Arrays.copyOf(key, at[0]);
       ByteBuffer b = ByteBuffer.wrap(key);
-      return new LastEntry(id, b.getInt(at[0]), b.getLong(at[0] + 4),
+      return new LastEntry(id, name, b.getInt(at[0]), b.getLong(at[0] + 4),
           slice(key, at[0] + ORDER));
     }, (a, b) -> a.id().equals(b.id()) && a.place() == b.place(), (a, b) -> b);
   }
@@ -137,28 +183,27 @@ public final class JournalTail implements AutoCloseable {
 
   // A task's sort key: its id as a name, the record's sequence and the task's place in it, so
   // that its last snapshot sorts last; then its revision and the task, encoded without a lease.
-  private void addTask(long sequence, int ordinal, Task task, int revision) throws IOException {
+  private static byte[] taskKey(long sequence, int ordinal, Task task, int revision) {
     byte[] name = IndexKeys.name(task.id());
     byte[] value = TaskValues.encode(TaskIndex.withoutLease(task));
-    tasks.add(ByteBuffer.allocate(name.length + ORDER + REVISION + value.length).put(name)
-        .putLong(sequence).putInt(ordinal).putInt(revision).put(value).array());
+    return ByteBuffer.allocate(name.length + ORDER + REVISION + value.length).put(name)
+        .putLong(sequence).putInt(ordinal).putInt(revision).put(value).array();
   }
 
   // A purge's sort key: a task's, with no task after the revision that marks it.
-  private void addPurge(long sequence, int ordinal, String id) throws IOException {
+  private static byte[] purgeKey(long sequence, int ordinal, String id) {
     byte[] name = IndexKeys.name(id);
-    tasks.add(ByteBuffer.allocate(name.length + ORDER + REVISION).put(name).putLong(sequence)
-        .putInt(ordinal).putInt(PURGED).array());
+    return ByteBuffer.allocate(name.length + ORDER + REVISION).put(name).putLong(sequence)
+        .putInt(ordinal).putInt(PURGED).array();
   }
 
   // An entry's sort key: the task's id as a name, the entry's place, the record's sequence;
   // then the entry.
-  private void addEntry(long sequence, String id, int place, Transition entry)
-      throws IOException {
+  private static byte[] entryKey(long sequence, String id, int place, Transition entry) {
     byte[] name = IndexKeys.name(id);
     byte[] value = TransitionCodec.encode(entry);
-    entries.add(ByteBuffer.allocate(name.length + ORDER + value.length).put(name).putInt(place)
-        .putLong(sequence).put(value).array());
+    return ByteBuffer.allocate(name.length + ORDER + value.length).put(name).putInt(place)
+        .putLong(sequence).put(value).array();
   }
 
   /** Sorted items with each run of equal ones folded into its last. */

@@ -1,7 +1,6 @@
 package dev.fsm.store.embedded.index;
 
 import dev.fsm.files.StoreFiles;
-import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -53,10 +52,10 @@ final class MemberSpill implements AutoCloseable {
     this.budget = budget;
   }
 
-  void add(Task t) throws IOException {
-    Bucket b = groups.computeIfAbsent(new Group(t.machine(), t.state(), t.status()),
+  /** Adds the task whose id key is {@code id} to its group's members. */
+  void add(String machine, String state, TaskStatus status, byte[] id) throws IOException {
+    Bucket b = groups.computeIfAbsent(new Group(machine, state, status),
         g -> new Bucket(IndexKeys.group(g.machine(), g.state(), g.status())));
-    byte[] id = IndexKeys.id(t.id());
     writeVarint(b.held, id.length);
     b.held.write(id, 0, id.length);
     b.count++;

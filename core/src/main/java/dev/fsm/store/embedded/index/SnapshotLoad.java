@@ -2,6 +2,7 @@ package dev.fsm.store.embedded.index;
 
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.TransitionCodec;
+import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,8 +19,9 @@ import org.mapdb.DB;
  * the snapshot of the last checkpoint, which lists tasks in id order, and the journal after it
  * sorted by task ({@link JournalTail}), whose last snapshot of a task and last version of a
  * history entry win, as replaying the journal over the snapshot would leave them. The snapshot
- * is read and its tasks encoded on a thread of their own ({@link ReadAhead}). The index is
- * left rebuilding: see {@link TaskIndex#placeAll}.
+ * is read and its tasks encoded and placed on a thread of their own ({@link ReadAhead}). Each
+ * task's place in the queues and groups goes to a {@link Placement} as the task is stored, which
+ * builds them at the end.
  */
 public final class SnapshotLoad {
 
@@ -30,25 +32,35 @@ public final class SnapshotLoad {
   private final DB.TreeMapSink<byte[], byte[]> historySink;
   private final JournalTail.Last<JournalTail.LastTask> journalTasks;
   private final JournalTail.Last<JournalTail.LastEntry> journalEntries;
+  private final Placement placement;
   private final Runnable settle;
   private long loaded;
 
   private SnapshotLoad(DB db, JournalTail.Last<JournalTail.LastTask> journalTasks,
-      JournalTail.Last<JournalTail.LastEntry> journalEntries, Runnable settle) {
+      JournalTail.Last<JournalTail.LastEntry> journalEntries, Placement placement,
+      Runnable settle) {
     this.tasksSink = TaskIndex.tasksMaker(db).createFromSink();
     this.historySink = TaskIndex.historyMaker(db).createFromSink();
     this.journalTasks = journalTasks;
     this.journalEntries = journalEntries;
+    this.placement = placement;
     this.settle = settle;
   }
 
-  static TaskIndex load(Path file, TaskIndex.SnapshotSource snapshot, JournalTail tail)
-      throws IOException {
+  /**
+   * The index for {@code file}, which must not exist yet, from {@code snapshot} and the journal
+   * after it, its queues and groups sorted in runs of {@code runBytes} of heap and its group
+   * members spilled beyond {@code memberBytes} (see {@link Placement}).
+   */
+  static TaskIndex load(Path file, TaskIndex.SnapshotSource snapshot, JournalTail tail,
+      long runBytes, long memberBytes) throws IOException {
     TaskIndex.IndexFile opened = TaskIndex.openFile(file);
     DB db = opened.db();
     try (JournalTail.Last<JournalTail.LastTask> tasks = tail.tasks();
-        JournalTail.Last<JournalTail.LastEntry> entries = tail.entries()) {
-      SnapshotLoad load = new SnapshotLoad(db, tasks, entries, opened.volume()::settle);
+        JournalTail.Last<JournalTail.LastEntry> entries = tail.entries();
+        Placement placement = new Placement(file, runBytes, memberBytes)) {
+      SnapshotLoad load = new SnapshotLoad(db, tasks, entries, placement,
+          opened.volume()::settle);
       List<StoreEvent> versions = new ArrayList<>();
       try {
         ReadAhead.<Encoded>forEach(each -> snapshot.read(event -> {
@@ -58,7 +70,7 @@ public final class SnapshotLoad {
           }
         }), Encoded::weight, "fsm-snapshot-reader", task -> {
           load.journalOnlyBefore(task.name());
-          load.emit(task.id(), task.value(), task.history());
+          load.emit(task.id(), task.value(), task.place(), task.history());
         });
         load.journalOnlyBefore(null);
       } catch (UncheckedIOException e) {
@@ -66,7 +78,8 @@ public final class SnapshotLoad {
       }
       load.tasksSink.create();
       load.historySink.create();
-      TaskIndex index = TaskIndex.rebuilding(opened);
+      placement.build(db, opened.volume()::settle);
+      TaskIndex index = TaskIndex.rebuilt(opened);
       versions.forEach(index::apply);
       tail.versions().forEach(index::apply);
       return index;
@@ -76,24 +89,35 @@ public final class SnapshotLoad {
     }
   }
 
-  /** A snapshot's task, ready to be stored: its id, key name, index value and history. */
-  private record Encoded(String id, byte[] name, byte[] value, List<Transition> history) {
+  /** A snapshot's task, ready to be stored: its id, key name, index value, place and history. */
+  private record Encoded(String id, byte[] name, byte[] value, Placement.Place place,
+      List<byte[]> history) {
 
-    /** About the heap it holds: its value, and some 200 bytes an entry of its history. */
+    /** About the heap it holds: its value, place and history. */
     long weight() {
-      return value.length + 200L * history.size();
+      long bytes = value.length + place.weight();
+      for (byte[] entry : history) {
+        bytes += entry.length + 16;
+      }
+      return bytes;
     }
   }
 
   /**
    * A snapshot record made ready on the reading thread: a task decoded and encoded as the index
-   * stores it (its context deflated), or null for a machine version, added to {@code versions}.
+   * stores it (its context deflated) and placed, or null for a machine version, added to {@code
+   * versions}.
    */
   private static Encoded encoded(StoreEvent event, List<StoreEvent> versions) {
     if (event instanceof StoreEvent.Restored r) {
-      String id = r.task().id();
-      return new Encoded(id, IndexKeys.name(id),
-          TaskValues.encode(TaskIndex.withoutLease(r.task())), r.history());
+      Task task = TaskIndex.withoutLease(r.task());
+      String id = task.id();
+      List<byte[]> history = new ArrayList<>(r.history().size());
+      for (Transition entry : r.history()) {
+        history.add(TransitionCodec.encode(entry));
+      }
+      return new Encoded(id, IndexKeys.name(id), TaskValues.encode(task),
+          Placement.Place.of(task), history);
     } else if (event instanceof StoreEvent.Registered) {
       versions.add(event);
       return null;
@@ -107,13 +131,13 @@ public final class SnapshotLoad {
     while (true) {
       JournalTail.LastTask t = journalTasks.peek();
       JournalTail.LastEntry e = journalEntries.peek();
-      byte[] tn = t == null ? null : IndexKeys.name(t.id());
-      byte[] en = e == null ? null : IndexKeys.name(e.id());
+      byte[] tn = t == null ? null : t.name();
+      byte[] en = e == null ? null : e.name();
       byte[] first = tn == null ? en : en == null || Arrays.compareUnsigned(tn, en) <= 0 ? tn : en;
       if (first == null || name != null && Arrays.compareUnsigned(first, name) >= 0) {
         return;
       }
-      emit(first == tn ? t.id() : e.id(), null, List.of());
+      emit(first == tn ? t.id() : e.id(), null, null, List.of());
     }
   }
 
@@ -127,9 +151,11 @@ public final class SnapshotLoad {
    * the snapshot's copy (which a checkpoint may have taken before the purge) and the journal's
    * earlier entries; only a task created again after it, and its entries, remain.
    */
-  private void emit(String id, byte[] fromSnapshot, List<Transition> history) {
+  private void emit(String id, byte[] fromSnapshot, Placement.Place snapshotPlace,
+      List<byte[]> history) {
     try {
       byte[] task = fromSnapshot;
+      Placement.Place placed = snapshotPlace;
       long purgedAt = -1;
       JournalTail.LastTask t = journalTasks.peek();
       if (t != null && t.id().equals(id)) {
@@ -137,11 +163,13 @@ public final class SnapshotLoad {
         purgedAt = last.purgedAt();
         if (purgedAt >= 0 || fromSnapshot == null || last.revision() >= history.size()) {
           task = last.encoded();
+          placed = task == null ? null
+              : Placement.Place.of(TaskValues.decodeWithoutContext(id, task));
         }
       }
       TreeMap<Integer, byte[]> entries = new TreeMap<>();
       for (int place = 0; purgedAt < 0 && place < history.size(); place++) {
-        entries.put(place, TransitionCodec.encode(history.get(place)));
+        entries.put(place, history.get(place));
       }
       for (JournalTail.LastEntry e = journalEntries.peek(); e != null && e.id().equals(id);
           e = journalEntries.peek()) {
@@ -152,6 +180,7 @@ public final class SnapshotLoad {
       }
       if (task != null) {
         tasksSink.put(IndexKeys.id(id), task);
+        placement.add(placed);
       }
       TaskHistories.chunksOf(id, entries, historySink::put);
       if (++loaded % TaskIndex.SETTLE_EVERY == 0) {

@@ -77,10 +77,9 @@ public final class TaskIndex implements AutoCloseable {
   /** The volume under {@link #db}; null for an index opened only to be checked. */
   private final PrivateFileVolume volume;
   private final BTreeMap<byte[], byte[]> tasks;
-  /** Null in a rebuilding index until {@link #placeAll} builds them. */
-  private TaskQueues queues;
-  private TaskGroups groups;
-  private TaskCreations creations;
+  private final TaskQueues queues;
+  private final TaskGroups groups;
+  private final TaskCreations creations;
   private final TaskHistories history;
   private final MachineVersions versions;
   private final BTreeMap<String, Long> meta;
@@ -92,14 +91,14 @@ public final class TaskIndex implements AutoCloseable {
   private final RecentTasks recent = new RecentTasks(8192);
 
   private TaskIndex(IndexFile file, boolean create) {
-    this(file, create, create, false);
+    this(file, create, create);
   }
 
   /**
-   * Opens or creates the collections: the task and history maps as {@code createMaps} says, the
-   * rest as {@code create} says, except that a rebuild leaves out the queues and groups.
+   * Opens or creates the collections: the tasks, histories, queues and groups as {@code
+   * createTasks} says (a rebuild's sinks make them), the rest as {@code create} says.
    */
-  private TaskIndex(IndexFile file, boolean create, boolean createMaps, boolean rebuilding) {
+  private TaskIndex(IndexFile file, boolean create, boolean createTasks) {
     DB db = file.db();
     this.db = db;
     this.volume = file.volume();
@@ -110,11 +109,12 @@ public final class TaskIndex implements AutoCloseable {
       // Before any tree is opened: another format's nodes may not even decode.
       checkFormat();
     }
-    this.tasks = map(tasksMaker(db), createMaps);
-    this.history = new TaskHistories(map(historyMaker(db), createMaps));
-    if (!rebuilding) {
-      openPlaces(create);
-    }
+    this.tasks = map(tasksMaker(db), createTasks);
+    this.history = new TaskHistories(map(historyMaker(db), createTasks));
+    this.queues = new TaskQueues(set(db, DUE, KEY, createTasks));
+    this.groups = new TaskGroups(set(db, GROUPS, KEY, createTasks),
+        map(countsMaker(db), createTasks));
+    this.creations = new TaskCreations(set(db, TaskCreations.NAME, KEY, createTasks));
     this.versions = new MachineVersions(map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
         create));
@@ -141,37 +141,17 @@ public final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * A new index for a rebuild filled from a snapshot and the journal after it, in a file that
-   * does not exist yet; see {@link SnapshotLoad}. Then {@link #placeAll}.
+   * A new index, in a file that does not exist yet, built from a snapshot and the journal after
+   * it as a rebuild builds it; see {@link SnapshotLoad}.
    */
   public static TaskIndex fromSnapshot(Path file, SnapshotSource snapshot, JournalTail tail)
       throws IOException {
-    return SnapshotLoad.load(file, snapshot, tail);
+    return SnapshotLoad.load(file, snapshot, tail, Placement.RUN_BYTES, Placement.MEMBER_BYTES);
   }
 
-  /** A rebuilding index in {@code file}, over the task and history maps its sinks made. */
-  static TaskIndex rebuilding(IndexFile file) {
-    return new TaskIndex(file, true, false, true);
-  }
-
-  /**
-   * Ends a rebuild: builds the queues and groups from the tasks as they now stand (see {@link
-   * Placement}), with spill files next to {@code file}, the index's file.
-   */
-  public void placeAll(Path file) throws IOException {
-    placeAll(file, Placement.RUN_BYTES, Placement.MEMBER_BYTES);
-  }
-
-  /** As {@link #placeAll(Path)}, with the heap budgets given. */
-  void placeAll(Path file, long runBytes, long memberBytes) throws IOException {
-    Placement.build(db, tasks.entrySet(), file, runBytes, memberBytes, this::settle);
-    openPlaces(false);
-  }
-
-  private void openPlaces(boolean create) {
-    this.queues = new TaskQueues(set(db, DUE, KEY, create));
-    this.groups = new TaskGroups(set(db, GROUPS, KEY, create), map(countsMaker(db), create));
-    this.creations = new TaskCreations(set(db, TaskCreations.NAME, KEY, create));
+  /** The index in {@code file} whose every collection a rebuild's sinks made. */
+  static TaskIndex rebuilt(IndexFile file) {
+    return new TaskIndex(file, true, false);
   }
 
   /** An index file opened for MapDB: the database, and the volume under it. */

@@ -148,19 +148,9 @@ final class TaskValues {
    * @throws IllegalArgumentException when the bytes are not a whole value
    */
   static Task decode(byte[] key, byte[] value) {
-    String context = null;
-    byte[] rest = value;
-    if (value.length > 0 && value[0] == DEFLATED) {
-      int[] at = {1};
-      int length = varint(value, at);
-      int deflated = varint(value, at);
-      if (length > MAX_LENGTH || deflated > value.length - at[0]) {
-        throw new IllegalArgumentException("deflated context claims " + length + " bytes in "
-            + deflated + " of a " + value.length + "-byte value");
-      }
-      context = inflate(value, at[0], deflated, length);
-      rest = Arrays.copyOfRange(value, at[0] + deflated, value.length);
-    }
+    Deflated d = Deflated.in(value);
+    String context = d == null ? null : inflate(value, d.from(), d.size(), d.length());
+    byte[] rest = d == null ? value : Arrays.copyOfRange(value, d.end(), value.length);
     Task t;
     try {
       t = StoreEventCodec.decodeTask(rest);
@@ -179,6 +169,44 @@ final class TaskValues {
     return new Task(IndexKeys.idAt(key, 0), t.machine(), t.version(), t.state(), t.status(),
         context == null ? t.context() : context, t.attempt(), t.errors(), t.created(),
         t.stateEntered(), t.lastAttempt(), t.due(), t.lease(), t.pausing());
+  }
+
+  /**
+   * The task in an index value with an empty context, its deflated context skipped unread: all a
+   * rebuild needs to place a task (see {@link Placement}), without the inflating.
+   *
+   * @throws IllegalArgumentException when the bytes are not a whole value
+   */
+  static Task decodeWithoutContext(String id, byte[] value) {
+    Deflated d = Deflated.in(value);
+    byte[] rest = d == null ? value : Arrays.copyOfRange(value, d.end(), value.length);
+    Task t = StoreEventCodec.decodeTask(rest);
+    return new Task(id, t.machine(), t.version(), t.state(), t.status(), "", t.attempt(),
+        t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(), t.lease(),
+        t.pausing());
+  }
+
+  /** Where a value's deflated context lies: its length, and its stream's offset and size. */
+  private record Deflated(int length, int from, int size) {
+
+    /** The deflated context of {@code value}; null when its context is kept plain. */
+    static Deflated in(byte[] value) {
+      if (value.length == 0 || value[0] != DEFLATED) {
+        return null;
+      }
+      int[] at = {1};
+      int length = varint(value, at);
+      int size = varint(value, at);
+      if (length > MAX_LENGTH || size > value.length - at[0]) {
+        throw new IllegalArgumentException("deflated context claims " + length + " bytes in "
+            + size + " of a " + value.length + "-byte value");
+      }
+      return new Deflated(length, at[0], size);
+    }
+
+    int end() {
+      return from + size;
+    }
   }
 
   private static String inflate(byte[] value, int from, int deflated, int length) {

@@ -142,33 +142,24 @@ public final class IndexOpening {
       TaskIndex index = TaskIndex.fromSnapshot(file, covered == 0 ? SnapshotLoad.NONE
           : each -> SnapshotFile.read(snapshot, record -> each.accept(decode(folder,
               "snapshot record " + (count[0] + 1), record, count, total, progress))), tail);
-      try {
-        index.placeAll(file);
-        progress.progress(count[0], total);
-        return new Rebuilt(index, count[0], covered > 0);
-      } catch (IOException | RuntimeException | Error e) {
-        index.close();
-        throw e;
-      }
+      progress.progress(count[0], total);
+      return new Rebuilt(index, count[0], covered > 0);
     }
   }
 
-  /** A journal record decoded for a rebuild, and its size in bytes as a measure of its heap. */
-  private record Decoded(long sequence, StoreEvent event, int bytes) {}
-
   /**
-   * Reads the journal from {@code first} on into {@code tail}, reading and decoding records on
-   * a thread of their own while this one sorts them.
+   * Reads the journal from {@code first} on into {@code tail}, reading, decoding and keying
+   * records on a thread of their own while this one sorts them.
    */
   private static void sort(Path folder, Journal journal, long first, JournalTail tail,
       long[] count, long total, RebuildProgress progress) throws IOException {
     try {
-      ReadAhead.<Decoded>forEach(each -> journal.replay(first, (sequence, record) ->
-          each.accept(new Decoded(sequence, decode(folder, "journal record " + sequence, record,
-              count, total, progress), record.length))), Decoded::bytes, "fsm-journal-reader",
-          decoded -> {
+      ReadAhead.<JournalTail.Keys>forEach(each -> journal.replay(first, (sequence, record) ->
+          each.accept(JournalTail.keysOf(sequence, decode(folder, "journal record " + sequence,
+              record, count, total, progress)))), JournalTail.Keys::weight, "fsm-journal-reader",
+          keys -> {
             try {
-              tail.add(decoded.sequence(), decoded.event());
+              tail.add(keys);
             } catch (IOException e) {
               throw new UncheckedIOException(e);
             }

@@ -126,7 +126,6 @@ public final class RepairRun {
     TreeMap<String, Integer> unregistered = new TreeMap<>();
     long tasks;
     try {
-      built.placeAll(index);
       SnapshotFile.Info info = SnapshotFile.write(stage.resolve(RepairFolders.NEW_SNAPSHOT),
           last, new IndexRecords(built, t -> {
             hinted.remove(t.task().id());

@@ -65,9 +65,9 @@ class RebuildPlacementTest {
     Path rebuiltFile = dir.resolve("journal-only.db");
     try (TaskIndex each = TaskIndex.create(dir.resolve("journal-each.db"));
         JournalTail sorted = journal(rebuiltFile, journal, 2048);
-        TaskIndex rebuilt = SnapshotLoad.load(rebuiltFile, SnapshotLoad.NONE, sorted)) {
+        TaskIndex rebuilt = SnapshotLoad.load(rebuiltFile, SnapshotLoad.NONE, sorted, 1024,
+            512)) {
       journal.forEach(each::apply);
-      rebuilt.placeAll(rebuiltFile, 1024, 512);
       assertEqual(each.collections(), rebuilt.collections());
       assertThat(rebuilt.claimable(10_000, T.plusSeconds(3600), t -> true))
           .isEqualTo(each.claimable(10_000, T.plusSeconds(3600), t -> true));
@@ -133,8 +133,8 @@ class RebuildPlacementTest {
       events.forEach(each::apply);
       tail.forEach(each::apply);
       try (JournalTail journal = journal(bulkFile, tail, runBytes);
-          TaskIndex bulk = SnapshotLoad.load(bulkFile, events::forEach, journal)) {
-        bulk.placeAll(bulkFile, runBytes, memberBytes);
+          TaskIndex bulk = SnapshotLoad.load(bulkFile, events::forEach, journal, runBytes,
+              memberBytes)) {
         assertEqual(each.collections(), bulk.collections());
         assertThat(bulk.counts()).isEqualTo(each.counts());
         assertThat(bulk.nextDue()).isEqualTo(each.nextDue());
