@@ -1,13 +1,13 @@
 package dev.fsm.store.embedded.checkpoint;
 
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.embedded.event.SnapshotRecord;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.store.embedded.write.StoreGate;
-import dev.fsm.task.Task;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,10 +142,10 @@ public final class Checkpoint {
       if (tasksDone) {
         return System.nanoTime() - started;
       }
-      Iterator<Task> chunk = index.tasksBetween(lastId, endId);
+      Iterator<SnapshotRecord.Packed> chunk = index.packedBetween(lastId, endId);
       while (chunk.hasNext()) {
-        Task t = chunk.next();
-        ready.add(StoreEventCodec.encode(new StoreEvent.Restored(t, index.history(t.id()))));
+        SnapshotRecord.Packed t = chunk.next();
+        ready.add(StoreEventCodec.encodePacked(t.id(), t.task(), t.history()));
         lastId = t.id();
         long held = System.nanoTime() - started;
         if (held >= HOLD_NANOS) {

@@ -2,6 +2,7 @@ package dev.fsm.store.embedded.event;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 
 /** Reads what {@link ByteWriter} wrote, refusing anything that runs past the end. */
 final class ByteReader {
@@ -38,6 +39,17 @@ final class ByteReader {
       throw new IllegalArgumentException("number " + v + " too large at byte " + at);
     }
     return (int) v;
+  }
+
+  /** Bytes written by {@link ByteWriter#writeBytes}. */
+  byte[] readBytes() {
+    int length = readVarInt();
+    if (length > bytes.length - at) {
+      throw new IllegalArgumentException(length + " bytes run past the record");
+    }
+    byte[] read = Arrays.copyOfRange(bytes, at, at + length);
+    at += length;
+    return read;
   }
 
   String readString() {

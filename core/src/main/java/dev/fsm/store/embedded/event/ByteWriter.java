@@ -32,6 +32,15 @@ final class ByteWriter {
     return this;
   }
 
+  /** The bytes behind their length. */
+  ByteWriter writeBytes(byte[] bytes) {
+    writeVarLong(bytes.length);
+    room(bytes.length);
+    System.arraycopy(bytes, 0, buf, size, bytes.length);
+    size += bytes.length;
+    return this;
+  }
+
   ByteWriter writeString(String s) {
     byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
     writeVarLong(bytes.length);

@@ -36,6 +36,11 @@ public final class StoreEventCodec {
   private static final int PURGED = 6;
   /** Added with import; like PURGED, a new kind in the same format, so FORMAT stays. */
   private static final int IMPORTED = 7;
+  /**
+   * A snapshot's task packed as the index keeps it (issue 21), so that a checkpoint copies and a
+   * rebuild stores it without inflating or deflating its context; a new kind, like PURGED.
+   */
+  private static final int PACKED = 8;
 
   /** Status codes on disk, fixed here rather than taken from enum order. */
   private static final TaskStatus[] STATUS_CODES = {
@@ -102,6 +107,7 @@ public final class StoreEventCodec {
       case LEASED -> new StoreEvent.Leased(readTasks(r, format));
       case PURGED -> readPurged(r);
       case IMPORTED -> readImported(r, format);
+      case PACKED -> unpacked(readPacked(r));
       case REGISTERED -> new StoreEvent.Registered(new MachineVersion(r.readString(),
           r.readString(), r.readVarInt(), r.readInstant(), r.readString()));
       default -> throw new IllegalArgumentException("unknown store record kind " + kind);
@@ -110,6 +116,62 @@ public final class StoreEventCodec {
       throw new IllegalArgumentException("store record has bytes after its end");
     }
     return event;
+  }
+
+  /**
+   * The bytes of a snapshot's task record: the task packed ({@link PackedTask}), and its history,
+   * each entry as {@link TransitionCodec} encodes it. {@link #decode} gives it as a {@link
+   * StoreEvent.Restored}, {@link #decodeSnapshotRecord} as it is.
+   */
+  public static byte[] encodePacked(String id, byte[] task, List<byte[]> history) {
+    ByteWriter w = new ByteWriter().writeByte(FORMAT).writeByte(PACKED).writeString(id)
+        .writeBytes(task).writeVarLong(history.size());
+    for (byte[] entry : history) {
+      w.writeBytes(entry);
+    }
+    return w.toBytes();
+  }
+
+  /**
+   * A snapshot record: a packed task left packed, any other record decoded.
+   *
+   * @throws IllegalArgumentException when the bytes are not a whole event of a known format
+   */
+  public static SnapshotRecord decodeSnapshotRecord(byte[] bytes) {
+    if (bytes.length < 2 || bytes[1] != PACKED) {
+      return new SnapshotRecord.Event(decode(bytes));
+    }
+    ByteReader r = new ByteReader(bytes);
+    int format = r.readByte();
+    if (format < OLDEST || format > FORMAT) {
+      throw new IllegalArgumentException("unknown store record format " + format
+          + "; this store was written by a newer fsm");
+    }
+    r.readByte();
+    SnapshotRecord.Packed packed = readPacked(r);
+    if (!r.atEnd()) {
+      throw new IllegalArgumentException("store record has bytes after its end");
+    }
+    return packed;
+  }
+
+  private static SnapshotRecord.Packed readPacked(ByteReader r) {
+    String id = r.readString();
+    byte[] task = r.readBytes();
+    int n = r.readVarInt();
+    List<byte[]> history = new ArrayList<>(Math.min(n, 1024));
+    for (int i = 0; i < n; i++) {
+      history.add(r.readBytes());
+    }
+    return new SnapshotRecord.Packed(id, task, history);
+  }
+
+  private static StoreEvent.Restored unpacked(SnapshotRecord.Packed p) {
+    List<Transition> history = new ArrayList<>(p.history().size());
+    for (byte[] entry : p.history()) {
+      history.add(TransitionCodec.decode(entry));
+    }
+    return new StoreEvent.Restored(PackedTask.decode(p.id(), p.task()), history);
   }
 
   /** The bytes of one task, for index values. */

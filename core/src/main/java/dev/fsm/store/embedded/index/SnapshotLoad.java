@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.index;
 
+import dev.fsm.store.embedded.event.SnapshotRecord;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.TransitionCodec;
 import dev.fsm.task.Task;
@@ -63,8 +64,8 @@ public final class SnapshotLoad {
           opened.volume()::settle);
       List<StoreEvent> versions = new ArrayList<>();
       try {
-        ReadAhead.<Encoded>forEach(each -> snapshot.read(event -> {
-          Encoded task = encoded(event, versions);
+        ReadAhead.<Encoded>forEach(each -> snapshot.read(record -> {
+          Encoded task = encoded(record, versions);
           if (task != null) {
             each.accept(task);
           }
@@ -104,11 +105,17 @@ public final class SnapshotLoad {
   }
 
   /**
-   * A snapshot record made ready on the reading thread: a task decoded and encoded as the index
-   * stores it (its context deflated) and placed, or null for a machine version, added to {@code
-   * versions}.
+   * A snapshot record made ready on the reading thread: a task as the index stores it (packed, as
+   * this fsm's snapshots keep it, or else encoded, its context deflated) and placed, or null for
+   * a machine version, added to {@code versions}.
    */
-  private static Encoded encoded(StoreEvent event, List<StoreEvent> versions) {
+  private static Encoded encoded(SnapshotRecord record, List<StoreEvent> versions) {
+    if (record instanceof SnapshotRecord.Packed p) {
+      Task placed = TaskValues.decodeWithoutContext(p.id(), p.task());
+      return new Encoded(p.id(), IndexKeys.name(p.id()), p.task(), Placement.Place.of(placed),
+          p.history());
+    }
+    StoreEvent event = ((SnapshotRecord.Event) record).event();
     if (event instanceof StoreEvent.Restored r) {
       Task task = TaskIndex.withoutLease(r.task());
       String id = task.id();

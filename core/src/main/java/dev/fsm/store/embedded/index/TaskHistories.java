@@ -140,6 +140,22 @@ final class TaskHistories {
   }
 
   /**
+   * A task's history, oldest first, each entry as {@link TransitionCodec} encodes it; each is
+   * decoded too, so that a damaged one throws here.
+   */
+  List<byte[]> encodedOf(String id) {
+    List<byte[]> found = new ArrayList<>();
+    for (byte[] chunk : range(id).values()) {
+      for (Slot s : slots(chunk)) {
+        byte[] entry = Arrays.copyOfRange(chunk, s.from(), s.to());
+        TransitionCodec.decode(entry);
+        found.add(entry);
+      }
+    }
+    return found;
+  }
+
+  /**
    * A task's entries recorded at or after {@code since}, newest first. Entries are in time
    * order, so it reads chunks from the newest back only until one starts before {@code since}:
    * most tasks' errors since a recent time cost one chunk. (One lookup a chunk: MapDB walks a

@@ -8,6 +8,7 @@ import dev.fsm.store.StoreLocation;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskPages;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.store.embedded.event.SnapshotRecord;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -134,10 +135,10 @@ public final class TaskIndex implements AutoCloseable {
     return db.treeMap("counts", KEY, Serializer.LONG);
   }
 
-  /** Reads a snapshot's events, in order, to {@code each}. */
+  /** Reads a snapshot's records, in order, to {@code each}. */
   @FunctionalInterface
   public interface SnapshotSource {
-    void read(Consumer<StoreEvent> each) throws IOException;
+    void read(Consumer<SnapshotRecord> each) throws IOException;
   }
 
   /**
@@ -629,6 +630,34 @@ public final class TaskIndex implements AutoCloseable {
     byte[] through = IndexKeys.id(throughId);
     return new Decoding((afterId == null ? tasks.headMap(through, true).entrySet()
         : tasks.subMap(IndexKeys.id(afterId), false, through, true).entrySet()).iterator());
+  }
+
+  /**
+   * As {@link #tasksBetween}, each task with its history as a snapshot record keeps them: packed
+   * as this index stores it, so that a checkpoint neither inflates nor deflates contexts. Each
+   * task and entry is still decoded whole, so that damage in the index stops the checkpoint
+   * rather than reaching the snapshot.
+   */
+  public Iterator<SnapshotRecord.Packed> packedBetween(String afterId, String throughId) {
+    byte[] through = IndexKeys.id(throughId);
+    Iterator<Map.Entry<byte[], byte[]>> entries = (afterId == null
+        ? tasks.headMap(through, true).entrySet()
+        : tasks.subMap(IndexKeys.id(afterId), false, through, true).entrySet()).iterator();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return entries.hasNext();
+      }
+
+      @Override
+      public SnapshotRecord.Packed next() {
+        Map.Entry<byte[], byte[]> e = entries.next();
+        // Decoded only to be checked: a value of this format holds no lease, as every writer
+        // of it leaves the lease out.
+        String id = decode(e.getKey(), e.getValue()).id();
+        return new SnapshotRecord.Packed(id, e.getValue(), history.encodedOf(id));
+      }
+    };
   }
 
   /** Throws when the index is of another format than this fsm's, which it then rebuilds. */

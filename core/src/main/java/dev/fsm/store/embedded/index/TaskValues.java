@@ -1,71 +1,24 @@
 package dev.fsm.store.embedded.index;
 
-import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.store.embedded.event.PackedTask;
 import dev.fsm.task.Task;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.zip.DataFormatException;
-import java.util.zip.Deflater;
-import java.util.zip.Inflater;
 
 /**
- * A task as the index stores it (issue 21: the context was three quarters of the index): fsm's
- * task encoding ({@link StoreEventCodec#encodeTask}) with an empty id, since the task's key is
- * its id, and its context deflated with a preset dictionary of common JSON tokens when that is
- * shorter. Then the value is a 0 byte (no task encoding starts with one: it starts with its
- * format, 1 or more), the context's length and its deflated length as varints, the raw deflate
- * stream, and the task's encoding with an empty context. The same task always gives the same
- * bytes, so two indexes compare entry by entry; changing {@link #DICTIONARY} or the level
- * changes those bytes, so {@link TaskIndex#FORMAT} goes with them.
- *
- * <p>Deflating costs 10-25 µs a context (java.util.zip clears 64 KiB of hash table per stream),
- * most of an index change, so an instance remembers the deflated form of the contexts it saw
- * last: a transition that leaves its task's context as it was deflates nothing.
+ * A task as the index stores it under its id's key: packed ({@link PackedTask}), its context
+ * deflated. Deflating is most of an index change, so an instance remembers the deflated form of
+ * the contexts it saw last: a transition that leaves its task's context as it was deflates
+ * nothing.
  */
 final class TaskValues {
 
-  /**
-   * Contexts shorter than this (in chars) are kept plain without trying: a short context gains a
-   * few bytes at most, and the try costs a whole deflate (the runner bench's 10-char contexts
-   * made every transition pay one).
-   */
-  static final int MIN_DEFLATED = 64;
-
-  /** The first byte of a value whose context is deflated. */
-  private static final int DEFLATED = 0;
-
-  /**
-   * Deflate's preset dictionary: tokens JSON contexts often hold, the likeliest last (deflate
-   * reaches the end of its window most cheaply). Kept short: setting a dictionary costs time in
-   * proportion to its length, on every value.
-   */
-  private static final byte[] DICTIONARY = ("\"url\":\"https://www.\",\"data\":{\"key\":\"\","
-      + "\"message\":\"\",\"error\":\"\",\"code\":,\"total\":,\"price\":,\"count\":,"
-      + "\"items\":[],\"true,\"false,\"null,\"value\":\"\",\"date\":\"\",\"time\":\"\","
-      + "\"created\":\"\",\"updated\":\"\",\"timestamp\":\"2026-01-01T00:00:00.000Z\","
-      + "\"email\":\"@example.com\",\"user\":\"\",\"customer\":\"\",\"order\":\"\","
-      + "\"amount\":,\"currency\":\"EUR\",\"USD\",\"type\":\"\",\"status\":\"\","
-      + "\"state\":\"\",{\"id\":\"\",\"name\":\"\",\"n\":").getBytes(StandardCharsets.UTF_8);
-
-  /** Level 1: on contexts of 200 bytes it compresses within 10% of level 6, in less time. */
-  private static final int LEVEL = Deflater.BEST_SPEED;
-
-  /** The largest context a deflated value may claim: a context is at most a few MB. */
-  private static final int MAX_LENGTH = 256 << 20;
+  /** Contexts shorter than this are kept plain without trying (see {@link PackedTask}). */
+  static final int MIN_DEFLATED = PackedTask.MIN_DEFLATED;
 
   /** Contexts remembered deflated, and the longest one remembered (in chars). */
   static final int REMEMBERED = 4096;
   private static final int REMEMBERED_CHARS = 4096;
-
-  /** What a context that does not deflate shorter is remembered as. */
-  private static final byte[] PLAIN = new byte[0];
-
-  private static final ThreadLocal<Deflater> DEFLATERS =
-      ThreadLocal.withInitial(() -> new Deflater(LEVEL, true));
-  private static final ThreadLocal<Inflater> INFLATERS =
-      ThreadLocal.withInitial(() -> new Inflater(true));
 
   /** Deflated contexts by context, least recently used first. */
   private final Map<String, byte[]> remembered =
@@ -76,70 +29,24 @@ final class TaskValues {
         }
       };
 
-  /** The index value of a task, kept under its id's key, remembering its deflated context. */
+  /** The index value of a task, remembering its deflated context. */
   byte[] encodeRemembering(Task t) {
     String context = t.context();
-    // Short contexts are kept plain without trying (see contextPart): nothing to remember.
+    // Short contexts are kept plain without trying: nothing to remember.
     if (context.length() < MIN_DEFLATED || context.length() > REMEMBERED_CHARS) {
       return encode(t);
     }
     byte[] part = remembered.get(context);
     if (part == null) {
-      part = contextPart(context);
+      part = PackedTask.contextPart(context);
       remembered.put(context, part);
     }
-    return value(t, part);
+    return PackedTask.encode(t, part);
   }
 
-  /** The index value of a task, kept under its id's key. */
+  /** The index value of a task. */
   static byte[] encode(Task t) {
-    return value(t, contextPart(t.context()));
-  }
-
-  /** The value: with the context part given, or the task's encoding when it is {@link #PLAIN}. */
-  private static byte[] value(Task t, byte[] contextPart) {
-    boolean plain = contextPart == PLAIN;
-    byte[] rest = StoreEventCodec.encodeTask(new Task("", t.machine(), t.version(), t.state(),
-        t.status(), plain ? t.context() : "", t.attempt(), t.errors(), t.created(),
-        t.stateEntered(), t.lastAttempt(), t.due(), t.lease(), t.pausing()));
-    if (plain) {
-      return rest;
-    }
-    byte[] out = Arrays.copyOf(contextPart, contextPart.length + rest.length);
-    System.arraycopy(rest, 0, out, contextPart.length, rest.length);
-    return out;
-  }
-
-  /**
-   * The deflated context's part of a value: the 0 byte, both lengths and the stream; {@link
-   * #PLAIN} when that is no shorter than the context as the task's encoding holds it.
-   */
-  private static byte[] contextPart(String context) {
-    if (context.length() < MIN_DEFLATED) {
-      return PLAIN;
-    }
-    byte[] plain = context.getBytes(StandardCharsets.UTF_8);
-    int budget = varintLength(plain.length) + plain.length;
-    Deflater deflater = DEFLATERS.get();
-    deflater.reset();
-    deflater.setDictionary(DICTIONARY);
-    deflater.setInput(plain);
-    deflater.finish();
-    byte[] stream = new byte[budget];
-    int n = 0;
-    while (!deflater.finished() && n < stream.length) {
-      n += deflater.deflate(stream, n, stream.length - n);
-    }
-    int size = 1 + varintLength(plain.length) + varintLength(n) + n;
-    if (!deflater.finished() || size >= budget) {
-      return PLAIN;
-    }
-    byte[] part = new byte[size];
-    part[0] = DEFLATED;
-    int at = putVarint(part, 1, plain.length);
-    at = putVarint(part, at, n);
-    System.arraycopy(stream, 0, part, at, n);
-    return part;
+    return PackedTask.encode(t);
   }
 
   /**
@@ -148,125 +55,11 @@ final class TaskValues {
    * @throws IllegalArgumentException when the bytes are not a whole value
    */
   static Task decode(byte[] key, byte[] value) {
-    Deflated d = Deflated.in(value);
-    String context = d == null ? null : inflate(value, d.from(), d.size(), d.length());
-    byte[] rest = d == null ? value : Arrays.copyOfRange(value, d.end(), value.length);
-    Task t;
-    try {
-      t = StoreEventCodec.decodeTask(rest);
-    } catch (IllegalArgumentException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      // Times out of range and the like: the record is no task.
-      throw new IllegalArgumentException("task value is damaged (" + e + ")");
-    }
-    if (!t.id().isEmpty()) {
-      throw new IllegalArgumentException("task value holds an id, " + t.id());
-    }
-    if (context != null && !t.context().isEmpty()) {
-      throw new IllegalArgumentException("task value holds a context beside its deflated one");
-    }
-    return new Task(IndexKeys.idAt(key, 0), t.machine(), t.version(), t.state(), t.status(),
-        context == null ? t.context() : context, t.attempt(), t.errors(), t.created(),
-        t.stateEntered(), t.lastAttempt(), t.due(), t.lease(), t.pausing());
+    return PackedTask.decode(IndexKeys.idAt(key, 0), value);
   }
 
-  /**
-   * The task in an index value with an empty context, its deflated context skipped unread: all a
-   * rebuild needs to place a task (see {@link Placement}), without the inflating.
-   *
-   * @throws IllegalArgumentException when the bytes are not a whole value
-   */
+  /** As {@link PackedTask#decodeWithoutContext}. */
   static Task decodeWithoutContext(String id, byte[] value) {
-    Deflated d = Deflated.in(value);
-    byte[] rest = d == null ? value : Arrays.copyOfRange(value, d.end(), value.length);
-    Task t = StoreEventCodec.decodeTask(rest);
-    return new Task(id, t.machine(), t.version(), t.state(), t.status(), "", t.attempt(),
-        t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(), t.lease(),
-        t.pausing());
-  }
-
-  /** Where a value's deflated context lies: its length, and its stream's offset and size. */
-  private record Deflated(int length, int from, int size) {
-
-    /** The deflated context of {@code value}; null when its context is kept plain. */
-    static Deflated in(byte[] value) {
-      if (value.length == 0 || value[0] != DEFLATED) {
-        return null;
-      }
-      int[] at = {1};
-      int length = varint(value, at);
-      int size = varint(value, at);
-      if (length > MAX_LENGTH || size > value.length - at[0]) {
-        throw new IllegalArgumentException("deflated context claims " + length + " bytes in "
-            + size + " of a " + value.length + "-byte value");
-      }
-      return new Deflated(length, at[0], size);
-    }
-
-    int end() {
-      return from + size;
-    }
-  }
-
-  private static String inflate(byte[] value, int from, int deflated, int length) {
-    // One byte of room past the length claimed, so that a longer stream shows.
-    byte[] plain = new byte[length + 1];
-    Inflater inflater = INFLATERS.get();
-    inflater.reset();
-    inflater.setDictionary(DICTIONARY);
-    inflater.setInput(value, from, deflated);
-    int filled = 0;
-    try {
-      while (!inflater.finished() && filled < plain.length) {
-        int n = inflater.inflate(plain, filled, plain.length - filled);
-        if (n == 0 && inflater.needsInput()) {
-          break;
-        }
-        filled += n;
-      }
-    } catch (DataFormatException e) {
-      throw new IllegalArgumentException("deflated context is damaged: " + e.getMessage());
-    }
-    if (filled != length || !inflater.finished() || inflater.getRemaining() != 0) {
-      throw new IllegalArgumentException("deflated context does not inflate to its " + length
-          + " bytes");
-    }
-    return new String(plain, 0, length, StandardCharsets.UTF_8);
-  }
-
-  private static int varint(byte[] bytes, int[] at) {
-    long v = 0;
-    for (int shift = 0; ; shift += 7) {
-      if (at[0] == bytes.length || shift > 28) {
-        throw new IllegalArgumentException("task value has no whole length at byte " + at[0]);
-      }
-      int b = bytes[at[0]++];
-      v |= (long) (b & 0x7f) << shift;
-      if (b >= 0) {
-        break;
-      }
-    }
-    if (v > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("task value claims a length of " + v);
-    }
-    return (int) v;
-  }
-
-  private static int putVarint(byte[] out, int at, int v) {
-    int i = at;
-    for (; v >= 0x80; v >>>= 7) {
-      out[i++] = (byte) (v | 0x80);
-    }
-    out[i++] = (byte) v;
-    return i;
-  }
-
-  private static int varintLength(int v) {
-    int n = 1;
-    for (; v >= 0x80; v >>>= 7) {
-      n++;
-    }
-    return n;
+    return PackedTask.decodeWithoutContext(id, value);
   }
 }

@@ -20,6 +20,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.mapdb.DB;
 
 /**
@@ -141,7 +142,8 @@ public final class IndexOpening {
       sort(folder, journal, covered + 1, tail, count, total, progress);
       TaskIndex index = TaskIndex.fromSnapshot(file, covered == 0 ? SnapshotLoad.NONE
           : each -> SnapshotFile.read(snapshot, record -> each.accept(decode(folder,
-              "snapshot record " + (count[0] + 1), record, count, total, progress))), tail);
+              "snapshot record " + (count[0] + 1), record, StoreEventCodec::decodeSnapshotRecord,
+              count, total, progress))), tail);
       progress.progress(count[0], total);
       return new Rebuilt(index, count[0], covered > 0);
     }
@@ -156,7 +158,7 @@ public final class IndexOpening {
     try {
       ReadAhead.<JournalTail.Keys>forEach(each -> journal.replay(first, (sequence, record) ->
           each.accept(JournalTail.keysOf(sequence, decode(folder, "journal record " + sequence,
-              record, count, total, progress)))), JournalTail.Keys::weight, "fsm-journal-reader",
+              record, StoreEventCodec::decode, count, total, progress)))), JournalTail.Keys::weight, "fsm-journal-reader",
           keys -> {
             try {
               tail.add(keys);
@@ -170,11 +172,11 @@ public final class IndexOpening {
   }
 
   /** Decodes a record for a rebuild, counting it and telling {@code progress} now and then. */
-  private static StoreEvent decode(Path folder, String what, byte[] record, long[] count,
-      long total, RebuildProgress progress) {
-    StoreEvent event;
+  private static <T> T decode(Path folder, String what, byte[] record,
+      Function<byte[], T> decoder, long[] count, long total, RebuildProgress progress) {
+    T event;
     try {
-      event = StoreEventCodec.decode(record);
+      event = decoder.apply(record);
     } catch (IllegalArgumentException e) {
       throw new FsmException("store " + folder + ": " + what + " cannot be read ("
           + e.getMessage() + "). Open the store with the fsm version that wrote it; if that was"

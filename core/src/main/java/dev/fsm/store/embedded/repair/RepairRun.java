@@ -3,6 +3,7 @@ package dev.fsm.store.embedded.repair;
 import dev.fsm.FsmException;
 import dev.fsm.files.StoreFiles;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.embedded.event.SnapshotRecord;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.index.JournalTail;
 import dev.fsm.store.embedded.index.TaskIndex;
@@ -118,7 +119,9 @@ public final class RepairRun {
               // Counted by the scan already.
             }
           });
-      built = TaskIndex.fromSnapshot(index, each -> basis(each, kept, fromCleanIndex), tail);
+      built = TaskIndex.fromSnapshot(index,
+          each -> basis(e -> each.accept(new SnapshotRecord.Event(e)), kept, fromCleanIndex),
+          tail);
     }
     long last = scan.lastRecord();
     Set<String> hinted = new HashSet<>(scan.hintedTasks().keySet());

@@ -134,6 +134,58 @@ class StoreEventCodecTest {
         .hasMessageContaining("written by a newer fsm");
   }
 
+  @Test
+  void aPackedSnapshotTaskReadsAsItWasPackedAndAsTheWholeTask() {
+    String order = "{\"order\":\"ord_qiuduwbwxf00\",\"customer\":{\"id\":\"cus_49801043\","
+        + "\"name\":\"Omar Silva\",\"email\":\"omar.silva@example.com\"},\"amount\":129.9,"
+        + "\"currency\":\"EUR\",\"items\":3,\"city\":\"Lisbon\"}";
+    for (String context : List.of("{}", order)) {
+      Task t = task("t1", TaskStatus.SLEEPING, context, null);
+      byte[] packed = PackedTask.encode(t);
+      List<byte[]> history = List.of(TransitionCodec.encode(ENTRY), TransitionCodec.encode(
+          new Transition(T.plusSeconds(1), "ship", "done", "end", 0, 0, "", "")));
+      byte[] record = StoreEventCodec.encodePacked("t1", packed, history);
+
+      SnapshotRecord.Packed read =
+          (SnapshotRecord.Packed) StoreEventCodec.decodeSnapshotRecord(record);
+      assertThat(read.id()).isEqualTo("t1");
+      assertThat(read.task()).isEqualTo(packed);
+      assertThat(read.history()).hasSize(2);
+      assertThat(read.history().get(1)).isEqualTo(history.get(1));
+      assertThat(StoreEventCodec.decode(record)).isEqualTo(new StoreEvent.Restored(t,
+          history.stream().map(TransitionCodec::decode).toList()));
+      byte[] whole = StoreEventCodec.encode(new StoreEvent.Restored(t, List.of(ENTRY)));
+      if (context.equals(order)) {
+        assertThat(record.length).isLessThan(whole.length - 40);
+      }
+    }
+    StoreEvent version = new StoreEvent.Registered(new MachineVersion("order", "0a1b", 1, T,
+        "machine: order\n"));
+    assertThat(StoreEventCodec.decodeSnapshotRecord(StoreEventCodec.encode(version)))
+        .isEqualTo(new SnapshotRecord.Event(version));
+  }
+
+  @Test
+  void aDamagedPackedTaskIsRefusedWithAReason() {
+    byte[] good = StoreEventCodec.encodePacked("t1",
+        PackedTask.encode(task("t1", TaskStatus.RUNNABLE, "{}", null)),
+        List.of(TransitionCodec.encode(ENTRY)));
+    for (int cut = 2; cut < good.length; cut++) {
+      byte[] truncated = Arrays.copyOf(good, cut);
+      assertThatThrownBy(() -> StoreEventCodec.decodeSnapshotRecord(truncated))
+          .as("cut at %d", cut).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> StoreEventCodec.decode(truncated))
+          .as("cut at %d", cut).isInstanceOf(IllegalArgumentException.class);
+    }
+    byte[] longer = Arrays.copyOf(good, good.length + 1);
+    assertThatThrownBy(() -> StoreEventCodec.decodeSnapshotRecord(longer))
+        .hasMessage("store record has bytes after its end");
+    byte[] future = good.clone();
+    future[0] = 9;
+    assertThatThrownBy(() -> StoreEventCodec.decodeSnapshotRecord(future))
+        .hasMessageContaining("written by a newer fsm");
+  }
+
   /** The index's history values are on disk: their bytes must not move with a refactor. */
   @Test
   void historyEntryBytesArePinned() {

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.embedded.check.Comparison;
+import dev.fsm.store.embedded.event.PackedTask;
+import dev.fsm.store.embedded.event.SnapshotRecord;
 import dev.fsm.store.embedded.event.StoreEvent;
+import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.store.embedded.event.TransitionCodec;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
@@ -125,15 +129,35 @@ class RebuildPlacementTest {
     return journal;
   }
 
+  /** Checks the rebuild from a snapshot of whole tasks, as earlier fsms wrote, and of packed. */
   private void assertSame(List<StoreEvent> events, List<StoreEvent> tail, long runBytes,
       long memberBytes) throws IOException {
-    String name = runBytes + "-" + events.size() + "-" + tail.size();
+    assertSame(events.stream().<SnapshotRecord>map(SnapshotRecord.Event::new).toList(), events,
+        tail, runBytes, memberBytes, "whole");
+    assertSame(events.stream().map(RebuildPlacementTest::packed).toList(), events, tail,
+        runBytes, memberBytes, "packed");
+  }
+
+  /** The snapshot record a checkpoint of this fsm writes for an event, read back. */
+  private static SnapshotRecord packed(StoreEvent e) {
+    if (!(e instanceof StoreEvent.Restored r)) {
+      return new SnapshotRecord.Event(e);
+    }
+    List<byte[]> history = r.history().stream().map(TransitionCodec::encode).toList();
+    byte[] record = StoreEventCodec.encodePacked(r.task().id(),
+        PackedTask.encode(TaskIndex.withoutLease(r.task())), history);
+    return StoreEventCodec.decodeSnapshotRecord(record);
+  }
+
+  private void assertSame(List<SnapshotRecord> snapshot, List<StoreEvent> events,
+      List<StoreEvent> tail, long runBytes, long memberBytes, String kind) throws IOException {
+    String name = kind + "-" + runBytes + "-" + events.size() + "-" + tail.size();
     Path bulkFile = dir.resolve("bulk-" + name + ".db");
     try (TaskIndex each = TaskIndex.create(dir.resolve("each-" + name + ".db"))) {
       events.forEach(each::apply);
       tail.forEach(each::apply);
       try (JournalTail journal = journal(bulkFile, tail, runBytes);
-          TaskIndex bulk = SnapshotLoad.load(bulkFile, events::forEach, journal, runBytes,
+          TaskIndex bulk = SnapshotLoad.load(bulkFile, snapshot::forEach, journal, runBytes,
               memberBytes)) {
         assertEqual(each.collections(), bulk.collections());
         assertThat(bulk.counts()).isEqualTo(each.counts());
