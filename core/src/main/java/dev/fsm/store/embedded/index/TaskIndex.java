@@ -627,9 +627,13 @@ public final class TaskIndex implements AutoCloseable {
    * index's lock.
    */
   public Iterator<Task> tasksBetween(String afterId, String throughId) {
+    return new Decoding(between(afterId, throughId));
+  }
+
+  private Iterator<Map.Entry<byte[], byte[]>> between(String afterId, String throughId) {
     byte[] through = IndexKeys.id(throughId);
-    return new Decoding((afterId == null ? tasks.headMap(through, true).entrySet()
-        : tasks.subMap(IndexKeys.id(afterId), false, through, true).entrySet()).iterator());
+    return (afterId == null ? tasks.headMap(through, true).entrySet()
+        : tasks.subMap(IndexKeys.id(afterId), false, through, true).entrySet()).iterator();
   }
 
   /**
@@ -639,10 +643,7 @@ public final class TaskIndex implements AutoCloseable {
    * rather than reaching the snapshot.
    */
   public Iterator<SnapshotRecord.Packed> packedBetween(String afterId, String throughId) {
-    byte[] through = IndexKeys.id(throughId);
-    Iterator<Map.Entry<byte[], byte[]>> entries = (afterId == null
-        ? tasks.headMap(through, true).entrySet()
-        : tasks.subMap(IndexKeys.id(afterId), false, through, true).entrySet()).iterator();
+    Iterator<Map.Entry<byte[], byte[]>> entries = between(afterId, throughId);
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
