@@ -21,12 +21,14 @@ import org.mapdb.DB;
 final class Placement implements AutoCloseable {
 
   /**
-   * Heap for one queue's sort run: about 135,000 slots of a 26-byte id. Small enough that a
-   * rebuild of 1M tasks runs in 64 MiB of heap; larger runs made it no faster.
+   * Heap for one queue's sort run: about 67,000 slots of a 26-byte id. The two sorts and the
+   * members fill while the snapshot and journal are merged, beside their read-ahead and merge
+   * buffers: at 8 MiB each, a rebuild of 1.73M records ran out of a 64 MiB heap one time in
+   * three.
    */
-  static final long RUN_BYTES = 8L << 20;
+  static final long RUN_BYTES = 4L << 20;
   /** Heap for group members held before they are spilled; a growing buffer may double it. */
-  static final long MEMBER_BYTES = 4L << 20;
+  static final long MEMBER_BYTES = 2L << 20;
 
   /** Where a task goes: its due slot (null: not in the queue), creation slot and group. */
   record Place(byte[] id, byte[] due, byte[] created, String machine, String state,
