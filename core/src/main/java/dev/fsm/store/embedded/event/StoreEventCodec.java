@@ -93,11 +93,7 @@ public final class StoreEventCodec {
    */
   public static StoreEvent decode(byte[] bytes) {
     ByteReader r = new ByteReader(bytes);
-    int format = r.readByte();
-    if (format < OLDEST || format > FORMAT) {
-      throw new IllegalArgumentException("unknown store record format " + format
-          + "; this store was written by a newer fsm");
-    }
+    int format = readFormat(r);
     int kind = r.readByte();
     StoreEvent event = switch (kind) {
       case CREATED -> new StoreEvent.Created(readTasks(r, format));
@@ -112,9 +108,7 @@ public final class StoreEventCodec {
           r.readString(), r.readVarInt(), r.readInstant(), r.readString()));
       default -> throw new IllegalArgumentException("unknown store record kind " + kind);
     };
-    if (!r.atEnd()) {
-      throw new IllegalArgumentException("store record has bytes after its end");
-    }
+    requireEnd(r);
     return event;
   }
 
@@ -142,17 +136,27 @@ public final class StoreEventCodec {
       return new SnapshotRecord.Event(decode(bytes));
     }
     ByteReader r = new ByteReader(bytes);
+    readFormat(r);
+    r.readByte();
+    SnapshotRecord.Packed packed = readPacked(r);
+    requireEnd(r);
+    return packed;
+  }
+
+  private static void requireEnd(ByteReader r) {
+    if (!r.atEnd()) {
+      throw new IllegalArgumentException("store record has bytes after its end");
+    }
+  }
+
+  /** A record's format, refused when this fsm does not read it. */
+  private static int readFormat(ByteReader r) {
     int format = r.readByte();
     if (format < OLDEST || format > FORMAT) {
       throw new IllegalArgumentException("unknown store record format " + format
           + "; this store was written by a newer fsm");
     }
-    r.readByte();
-    SnapshotRecord.Packed packed = readPacked(r);
-    if (!r.atEnd()) {
-      throw new IllegalArgumentException("store record has bytes after its end");
-    }
-    return packed;
+    return format;
   }
 
   private static SnapshotRecord.Packed readPacked(ByteReader r) {

@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.index;
 
+import dev.fsm.store.embedded.event.PackedTask;
 import dev.fsm.store.embedded.event.SnapshotRecord;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.TransitionCodec;
@@ -111,7 +112,7 @@ public final class SnapshotLoad {
    */
   private static Encoded encoded(SnapshotRecord record, List<StoreEvent> versions) {
     if (record instanceof SnapshotRecord.Packed p) {
-      Task placed = TaskValues.decodeWithoutContext(p.id(), p.task());
+      Task placed = PackedTask.decodeWithoutContext(p.id(), p.task());
       return new Encoded(p.id(), IndexKeys.name(p.id()), p.task(), Placement.Place.of(placed),
           p.history());
     }
@@ -171,7 +172,7 @@ public final class SnapshotLoad {
         if (purgedAt >= 0 || fromSnapshot == null || last.revision() >= history.size()) {
           task = last.encoded();
           placed = task == null ? null
-              : Placement.Place.of(TaskValues.decodeWithoutContext(id, task));
+              : Placement.Place.of(PackedTask.decodeWithoutContext(id, task));
         }
       }
       TreeMap<Integer, byte[]> entries = new TreeMap<>();

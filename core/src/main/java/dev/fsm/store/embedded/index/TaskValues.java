@@ -57,9 +57,4 @@ final class TaskValues {
   static Task decode(byte[] key, byte[] value) {
     return PackedTask.decode(IndexKeys.idAt(key, 0), value);
   }
-
-  /** As {@link PackedTask#decodeWithoutContext}. */
-  static Task decodeWithoutContext(String id, byte[] value) {
-    return PackedTask.decodeWithoutContext(id, value);
-  }
 }
