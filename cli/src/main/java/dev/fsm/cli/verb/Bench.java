@@ -98,8 +98,9 @@ public final class Bench implements Callable<Integer> {
 
   @Option(names = "--rounds", paramLabel = "N", defaultValue = "1",
       description = "With --store-only: measure the bare log and the store recording outcomes"
-          + " one by one N times in turn, for each writer count, and report the median round"
-          + " and the lowest and highest ratio (default: ${DEFAULT-VALUE}).")
+          + " one by one N times in turn, for each writer count, after a round that warms"
+          + " both up and is not counted, and report the median round and the lowest and"
+          + " highest ratio (default: ${DEFAULT-VALUE}).")
   int rounds;
 
   @Option(names = "--context-bytes", paramLabel = "N", defaultValue = "200",

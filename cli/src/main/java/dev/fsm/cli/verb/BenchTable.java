@@ -25,7 +25,8 @@ final class BenchTable {
         + " throughput measure%s, claims of %d, %d-byte transition records", r.cores(),
         r.fileSystem(), r.options().tasks(), r.options().contextBytes(),
         number(r.options().seconds()), rounds == 1 ? ""
-            : f(", bare log and store one by one in turn %d times", rounds),
+            : f(", bare log and store one by one in turn %d times after a round not counted",
+                rounds),
         r.options().claimBatch(), r.recordBytes()));
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"measure", "result", "target", "met"});
