@@ -94,21 +94,30 @@ public final class StoreBenchmark {
       oneByOne.add(new ArrayList<>());
     }
     int rounds = options.rounds();
-    if (rounds > 1) {
-      warmUpRound(folder, options, recordBytes, store, bench, listener);
-    }
-    for (int round = 1; round <= rounds; round++) {
+    // With rounds, round 0 is measured like the others but not counted: the first counted round
+    // otherwise ran while the JIT compiler still worked on the store's path, at 0.47-0.63x the
+    // bare log against 0.67-0.88x for the rounds after it, which made "every round at least
+    // 0.7x" a test of the compiler (three runs, 2026-11-28).
+    for (int round = rounds > 1 ? 0 : 1; round <= rounds; round++) {
+      boolean counted = round > 0;
       String of = rounds == 1 ? "" : " (round " + round + " of " + rounds + ")";
       for (int i = 0; i < writers.size(); i++) {
         int w = writers.get(i);
         String who = w + (w == 1 ? " writer" : " writers");
         awaitCheckpoint(store);
-        listener.phase("bare log, " + who + of);
+        listener.phase(counted ? "bare log, " + who + of
+            : "warming up: bare log and store, " + who + " (not counted)");
         Path log = folder.resolve("log-" + round + "-" + w);
-        bareLog.get(i).add(LogBench.run(log, w, options.seconds(), recordBytes));
+        Throughput bare = LogBench.run(log, w, options.seconds(), recordBytes);
         delete(log);
-        listener.phase("store, " + who + of);
-        oneByOne.get(i).add(bench.closedLoop(w, options.seconds()));
+        if (counted) {
+          listener.phase("store, " + who + of);
+        }
+        Throughput stored = bench.closedLoop(w, options.seconds());
+        if (counted) {
+          bareLog.get(i).add(bare);
+          oneByOne.get(i).add(stored);
+        }
       }
     }
     List<Interleaved> pairs = new ArrayList<>();
@@ -116,25 +125,6 @@ public final class StoreBenchmark {
       pairs.add(new Interleaved(writers.get(i), bareLog.get(i), oneByOne.get(i)));
     }
     return pairs;
-  }
-
-  /**
-   * One round of each writer count, bare log and store, measured like the rounds but not
-   * counted: the first counted round otherwise ran while the JIT compiler still worked on the
-   * store's path, at 0.47-0.63x the bare log against 0.67-0.88x for the rounds after it, which
-   * made "every round at least 0.7x" a test of the compiler (three runs, 2026-11-28).
-   */
-  private static void warmUpRound(Path folder, BenchOptions options, int recordBytes,
-      EmbeddedStore store, StoreBench bench, BenchListener listener) throws IOException {
-    for (int w : options.writers()) {
-      awaitCheckpoint(store);
-      listener.phase("warming up: bare log and store, " + w + (w == 1 ? " writer" : " writers")
-          + " (not counted)");
-      Path log = folder.resolve("log-warm-up-" + w);
-      LogBench.run(log, w, options.seconds(), recordBytes);
-      delete(log);
-      bench.closedLoop(w, options.seconds());
-    }
   }
 
   /**
