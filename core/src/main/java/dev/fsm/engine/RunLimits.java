@@ -143,6 +143,16 @@ final class RunLimits {
   }
 
   /**
+   * Whether the task's machine has a breaker open now: a task claimed before it opened (waiting
+   * for a worker, or in a claim that crossed the opening) must not start (SPEC section 4).
+   */
+  boolean breakerOpen(Task task, Instant now) {
+    Rules r = rules.get(task.machine());
+    return r != null && r.breaker() != null
+        && r.breaker().status(now).phase() == Breaker.Phase.OPEN;
+  }
+
+  /**
    * Another runner's breaker of a machine opened or closed: this runner's follows.
    *
    * @return true when this runner's breaker changed

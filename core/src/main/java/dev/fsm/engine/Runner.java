@@ -276,7 +276,9 @@ public final class Runner implements OperatorListener {
       for (Task task : claimed) {
         limits.started(task, clock.instant());
         InFlight f = hold(task, asOf);
-        if (busy.get() < options.workers()) {
+        if (limits.breakerOpen(task, clock.instant())) {
+          letGo(List.of(new Waiting(task, f)));
+        } else if (busy.get() < options.workers()) {
           start(task, f, workers, deadlines, completer);
         } else {
           waiting.add(new Waiting(task, f));
@@ -351,11 +353,14 @@ public final class Runner implements OperatorListener {
    */
   private Waiting nextWaiting() {
     for (Waiting w = waiting.poll(); w != null; w = waiting.poll()) {
-      if (w.flight().attempt.stopReason() == null) {
+      if (w.flight().attempt.stopReason() != null) {
+        limits.ended(w.task(), Optional.empty(), clock.instant());
+        settled(w.task().id(), w.flight());
+      } else if (limits.breakerOpen(w.task(), clock.instant())) {
+        letGo(List.of(w));
+      } else {
         return w;
       }
-      limits.ended(w.task(), Optional.empty(), clock.instant());
-      settled(w.task().id(), w.flight());
     }
     return null;
   }
@@ -369,6 +374,15 @@ public final class Runner implements OperatorListener {
     for (Waiting w = waiting.poll(); w != null; w = waiting.poll()) {
       unstarted.add(w);
     }
+    letGo(unstarted);
+  }
+
+  /**
+   * Lets claimed tasks go unstarted, their leases ended at once so that they wait in the due
+   * queue for whoever may start them: a stopping runner's, or a machine's whose breaker opened
+   * after they were claimed.
+   */
+  private void letGo(List<Waiting> unstarted) {
     if (unstarted.isEmpty()) {
       return;
     }

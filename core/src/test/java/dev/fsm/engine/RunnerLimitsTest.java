@@ -84,8 +84,11 @@ class RunnerLimitsTest {
   }
 
   private Runner runner(int workers, RunnerOptions.Mode mode) {
-    Runner runner = new Runner(store, machines, counting,
-        RunnerOptions.of(workers, mode, "runner:test"),
+    return runner(RunnerOptions.of(workers, mode, "runner:test"));
+  }
+
+  private Runner runner(RunnerOptions options) {
+    Runner runner = new Runner(store, machines, counting, options,
         Clock.systemUTC(), new RunListener() {
           @Override
           public void problem(String message) {
@@ -200,6 +203,35 @@ class RunnerLimitsTest {
     assertThat(shown.state()).isIn("open", "half-open");
     assertThat(shown.attempts()).isEqualTo(4);
     assertThat(shown.errorRate()).isEqualTo(1.0);
+  }
+
+  @Test
+  void tasksClaimedAheadDoNotStartOnceTheBreakerOpens() throws Exception {
+    // One worker and short actions: after a few attempts the runner claims tasks ahead, so
+    // some wait for the worker when the tenth error opens the breaker. They must not start.
+    Runner runner = runner(RunnerOptions.of(1, RunnerOptions.Mode.ONCE, "runner:test")
+        .claimingAhead(RunnerOptions.AHEAD_PER_WORKER));
+    List<Task> tasks = start("""
+        machine: flaky
+        breaker: {errors: 50%, min_attempts: 10, window: 1h, cooldown: 1h}
+        states:
+          a:
+            run: builtin:fail down
+            retry: {max_errors: 1}
+            on: {ok: done}
+          done: {final: completed}
+        """, 30);
+    runner.run();
+    assertThat(breakerChanges).singleElement().extracting(Breaker.Change::opened)
+        .isEqualTo(true);
+    List<Task> attempted = tasks.stream()
+        .filter(t -> !store.history(t.id()).isEmpty()).toList();
+    assertThat(attempted).as("attempts started").hasSize(10);
+    // Those let go wait in the due queue, unleased: anyone may claim them once it closes.
+    List<String> unstarted = tasks.stream().filter(t -> !attempted.contains(t)).map(Task::id)
+        .toList();
+    assertThat(store.claim("runner:other", 100, java.time.Instant.now(), Duration.ofMinutes(1))
+        .stream().map(Task::id)).containsExactlyInAnyOrderElementsOf(unstarted);
   }
 
   @Test
