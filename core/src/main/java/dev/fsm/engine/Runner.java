@@ -273,17 +273,20 @@ public final class Runner implements OperatorListener {
       Duration lease = options.lease().plus(Duration.between(now, asOf.at()));
       List<Task> claimed = store.claim(options.owner(), free, now, lease, room);
       outage.back();
+      // A breaker that opened while the claim was on its way holds back what it returned.
+      List<Waiting> heldBackNow = new ArrayList<>();
       for (Task task : claimed) {
         limits.started(task, clock.instant());
         InFlight f = hold(task, asOf);
         if (limits.breakerOpen(task, clock.instant())) {
-          letGo(List.of(new Waiting(task, f)));
+          heldBackNow.add(new Waiting(task, f));
         } else if (busy.get() < options.workers()) {
           start(task, f, workers, deadlines, completer);
         } else {
           waiting.add(new Waiting(task, f));
         }
       }
+      letGo(heldBackNow);
       if (!claimed.isEmpty()) {
         return false;
       }
