@@ -61,7 +61,11 @@ final class StoreOutage {
     return twice.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : twice;
   }
 
-  /** A call failed because the store is unavailable: said once per outage. */
+  /**
+   * A call failed because the store is unavailable: said once per outage. Said under the lock,
+   * as {@link #back} is: said outside it, another thread's call could end the outage and say so
+   * before its start was said.
+   */
   void went(String what, StoreUnavailableException e, Duration wait) {
     synchronized (lock) {
       if (down) {
@@ -69,23 +73,22 @@ final class StoreOutage {
       }
       down = true;
       downSince = System.nanoTime();
+      listener.problem(RunListener.Topic.STORE_UNAVAILABLE, "store unavailable (" + what + "): "
+          + e.getMessage() + "; retrying every " + seconds(wait) + " to "
+          + seconds(LONGEST_WAIT) + ", nothing recorded is lost");
     }
-    listener.problem(RunListener.Topic.STORE_UNAVAILABLE, "store unavailable (" + what + "): " + e.getMessage() + "; retrying every "
-        + seconds(wait) + " to " + seconds(LONGEST_WAIT) + ", nothing recorded is lost");
   }
 
   /** A call answered: ends the outage, if there was one, saying how long it lasted. */
   void back() {
-    long since;
     synchronized (lock) {
       if (!down) {
         return;
       }
       down = false;
-      since = downSince;
+      listener.problem(RunListener.Topic.STORE_AVAILABLE, "store reachable again after "
+          + seconds(Duration.ofNanos(System.nanoTime() - downSince)) + "; carrying on");
     }
-    listener.problem(RunListener.Topic.STORE_AVAILABLE, "store reachable again after "
-        + seconds(Duration.ofNanos(System.nanoTime() - since)) + "; carrying on");
   }
 
   private static String seconds(Duration d) {
