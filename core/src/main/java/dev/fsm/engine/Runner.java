@@ -17,12 +17,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -53,8 +51,8 @@ public final class Runner implements OperatorListener {
   private final StoreOutage outage;
   private final LeaseGuard guard;
   private final ClaimAhead claimAhead;
-  /** Claimed ahead of idle workers, each waiting for one (see {@link ClaimAhead}). */
-  private final Deque<Waiting> waiting = new ConcurrentLinkedDeque<>();
+  /** Claimed ahead of idle workers, each waiting for one. */
+  private final WaitingTasks waiting;
   private boolean woken;
   private volatile boolean refreshLimits = true;
   private volatile boolean stopping;
@@ -69,9 +67,6 @@ public final class Runner implements OperatorListener {
     /** The attempt the outcome to record ends, if it ends one (see {@link AttemptWork}). */
     volatile AttemptEnd ended;
   }
-
-  /** A task claimed ahead, held (leased, renewed, told commands) until a worker starts it. */
-  private record Waiting(Task task, InFlight flight) {}
 
   /** A runner over a store whose programs have no supervisor; {@link #run} does the work. */
   public Runner(Store store, MachineLibrary machines, ActionRunner actions,
@@ -99,6 +94,7 @@ public final class Runner implements OperatorListener {
       return !stopNow;
     });
     this.claimAhead = new ClaimAhead(options.workers(), options.ahead());
+    this.waiting = new WaitingTasks(store, options.owner(), limits, clock, this::settled);
     this.guard = new LeaseGuard(options.lease(), options.shutdownGrace(), clock, System::nanoTime,
         supervisor, this.listener);
   }
@@ -274,19 +270,19 @@ public final class Runner implements OperatorListener {
       List<Task> claimed = store.claim(options.owner(), free, now, lease, room);
       outage.back();
       // A breaker that opened while the claim was on its way holds back what it returned.
-      List<Waiting> heldBackNow = new ArrayList<>();
+      List<WaitingTasks.Waiting> heldBackNow = new ArrayList<>();
       for (Task task : claimed) {
         limits.started(task, clock.instant());
         InFlight f = hold(task, asOf);
         if (limits.breakerOpen(task, clock.instant())) {
-          heldBackNow.add(new Waiting(task, f));
+          heldBackNow.add(new WaitingTasks.Waiting(task, f));
         } else if (busy.get() < options.workers()) {
           start(task, f, workers, deadlines, completer);
         } else {
-          waiting.add(new Waiting(task, f));
+          waiting.add(task, f);
         }
       }
-      letGo(heldBackNow);
+      waiting.letGo(heldBackNow);
       if (!claimed.isEmpty()) {
         return false;
       }
@@ -342,62 +338,11 @@ public final class Runner implements OperatorListener {
   private void startWaiting(ExecutorService workers, TimeoutTimer deadlines,
       Completer completer) {
     while (busy.get() < options.workers()) {
-      Waiting w = nextWaiting();
+      WaitingTasks.Waiting w = waiting.next();
       if (w == null) {
         return;
       }
       start(w.task(), w.flight(), workers, deadlines, completer);
-    }
-  }
-
-  /**
-   * The next task claimed ahead that is still to run, or null; those stopped while they waited
-   * (a command, a lost lease) are let go unstarted on the way.
-   */
-  private Waiting nextWaiting() {
-    for (Waiting w = waiting.poll(); w != null; w = waiting.poll()) {
-      if (w.flight().attempt.stopReason() != null) {
-        limits.ended(w.task(), Optional.empty(), clock.instant());
-        settled(w.task().id(), w.flight());
-      } else if (limits.breakerOpen(w.task(), clock.instant())) {
-        letGo(List.of(w));
-      } else {
-        return w;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Lets every task claimed ahead go unstarted, its lease ended at once so another runner may
-   * take it now: for a stopping runner.
-   */
-  private void releaseWaiting() {
-    List<Waiting> unstarted = new ArrayList<>();
-    for (Waiting w = waiting.poll(); w != null; w = waiting.poll()) {
-      unstarted.add(w);
-    }
-    letGo(unstarted);
-  }
-
-  /**
-   * Lets claimed tasks go unstarted, their leases ended at once so that they wait in the due
-   * queue for whoever may start them: a stopping runner's, or a machine's whose breaker opened
-   * after they were claimed.
-   */
-  private void letGo(List<Waiting> unstarted) {
-    if (unstarted.isEmpty()) {
-      return;
-    }
-    try {
-      store.renew(options.owner(), unstarted.stream().map(w -> w.task().id()).toList(),
-          clock.instant());
-    } catch (RuntimeException e) {
-      // Their leases end by themselves; the tasks wait until then.
-    }
-    for (Waiting w : unstarted) {
-      limits.ended(w.task(), Optional.empty(), clock.instant());
-      settled(w.task().id(), w.flight());
     }
   }
 
@@ -440,7 +385,7 @@ public final class Runner implements OperatorListener {
         // The next task claimed ahead starts on this worker's pool at once, not through the
         // claim loop; before this attempt leaves `busy`, so a stopping runner never sees it
         // empty while a task is being started.
-        Waiting next = stopping ? null : nextWaiting();
+        WaitingTasks.Waiting next = stopping ? null : waiting.next();
         if (next != null) {
           start(next.task(), next.flight(), workers, deadlines, completer);
         }
@@ -478,7 +423,7 @@ public final class Runner implements OperatorListener {
    * action deaf to interrupts) must not hold the process, and its lease keeps the task safe.
    */
   private void finishRunning() {
-    releaseWaiting();
+    waiting.releaseAll();
     Instant deadline = clock.instant().plus(options.shutdownGrace());
     while (!inFlight.isEmpty() && !stopNow && clock.instant().isBefore(deadline)) {
       sleep(Duration.between(clock.instant(), deadline));
