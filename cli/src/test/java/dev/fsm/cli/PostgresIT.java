@@ -37,7 +37,9 @@ class PostgresIT {
   @BeforeEach
   void machines() throws IOException {
     schema = PG.freshSchema();
-    url = PG.url(schema);
+    // Named, so that cutting connections cuts this test's alone: test classes run two at a time
+    // on one server, and cutting every fsm connection failed whichever ran beside it.
+    url = PG.url(schema) + "&ApplicationName=fsm-" + schema;
     Files.createDirectories(dir.resolve("machines/scripts"));
     Files.writeString(dir.resolve("machines/long.yaml"), """
         machine: long
@@ -138,7 +140,7 @@ class PostgresIT {
     Files.write(dir.resolve("tasks.jsonl"), tasks);
     fsm().ok("start", "steps", "--from", "tasks.jsonl");
     FsmProcess runner = runner();
-    // Cut every fsm connection, again and again, while the runner works.
+    // Cut every connection of this test, again and again, while the runner works.
     long until = System.nanoTime() + Duration.ofMillis(1500).toNanos();
     int cut = 0;
     while (System.nanoTime() < until) {
@@ -195,8 +197,7 @@ class PostgresIT {
   private int terminateFsmConnections() throws SQLException {
     try (Connection c = PG.connect(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT count(pg_terminate_backend(pid))"
-            + " FROM pg_stat_activity WHERE application_name LIKE 'fsm%'"
-            + " AND pid <> pg_backend_pid()")) {
+            + " FROM pg_stat_activity WHERE application_name = 'fsm-" + schema + "'")) {
       r.next();
       return r.getInt(1);
     }
