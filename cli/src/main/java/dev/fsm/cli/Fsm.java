@@ -10,7 +10,6 @@ import dev.fsm.cli.help.HelpLayout;
 import dev.fsm.cli.shell.Shell;
 import dev.fsm.cli.verb.Bench;
 import dev.fsm.cli.verb.Validate;
-import dev.fsm.cli.verb.Version;
 import dev.fsm.cli.verb.init.Init;
 import dev.fsm.cli.verb.render.Render;
 import dev.fsm.cli.verb.run.Run;
@@ -33,6 +32,7 @@ import dev.fsm.files.DiskFailure;
 import dev.fsm.store.StoreLocation;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -57,12 +57,17 @@ import picocli.CommandLine;
       "fsm ls --status fault",
       "fsm help ls"
     },
-    subcommands = {Init.class, Validate.class, Render.class, Machines.class, Upgrade.class,
-        Start.class, Run.class, Send.class, Signal.class, Ls.class, Show.class, History.class,
-        Stats.class, Errors.class, Runners.class, Purge.class, Watch.class, Tail.class,
-        Shell.class, Bench.class, Store.class, Completion.class, Complete.class, Version.class,
-        CommandLine.HelpCommand.class})
+    // The verbs are added by commandLine(), from VERBS: a command line that names one builds
+    // only that verb's part of the tree.
+    subcommands = {})
 public final class Fsm implements Runnable, CommandTree {
+
+  /** The verbs, in the order help lists them. */
+  static final List<Class<?>> VERBS = List.of(Init.class, Validate.class, Render.class,
+      Machines.class, Upgrade.class, Start.class, Run.class, Send.class, Signal.class, Ls.class,
+      Show.class, History.class, Stats.class, Errors.class, Runners.class, Purge.class,
+      Watch.class, Tail.class, Shell.class, Bench.class, Store.class, Completion.class,
+      Complete.class, dev.fsm.cli.verb.Version.class, CommandLine.HelpCommand.class);
 
   @Mixin GlobalOptions global;
 
@@ -90,7 +95,7 @@ public final class Fsm implements Runnable, CommandTree {
   /** Runs one command line; returns the exit status. */
   public static int run(PrintWriter out, PrintWriter err, Map<String, String> env,
       String... args) {
-    CommandLine cmd = commandLine(out, err, env);
+    CommandLine cmd = commandLine(out, err, env, OneVerb.of(args));
     try {
       return cmd.execute(args);
     } catch (InternalError e) {
@@ -108,10 +113,22 @@ public final class Fsm implements Runnable, CommandTree {
     }
   }
 
-  /** A fresh command tree writing to the given streams. */
+  /** A fresh command tree of every verb, writing to the given streams. */
   public static CommandLine commandLine(PrintWriter out, PrintWriter err, Map<String, String> env) {
+    return commandLine(out, err, env, OneVerb.ALL);
+  }
+
+  /**
+   * A fresh command tree writing to the given streams, with the verb {@code verbs} picks from
+   * the root's options, or every verb. Picocli reads every verb's annotations as it builds a
+   * tree: for the whole tree that was about 0.3 s of CPU, most of a one-shot verb's own cost.
+   */
+  static CommandLine commandLine(PrintWriter out, PrintWriter err, Map<String, String> env,
+      OneVerb verbs) {
     GlobalOptions global = new GlobalOptions(env, err);
     CommandLine cmd = new CommandLine(new Fsm(global));
+    // Before the settings below: picocli applies them only to the verbs it holds by then.
+    verbs.pick(cmd.getCommandSpec()).forEach(cmd::addSubcommand);
     // `--context @FILE` names a file of JSON; picocli would otherwise read it as arguments.
     cmd.setExpandAtFiles(false);
     // `--store store` names a folder that happens to share a verb's name; it is not the verb.

@@ -3,6 +3,7 @@ package dev.fsm.cli.complete;
 import dev.fsm.cli.common.CommandTree;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.ReadsEveryVerb;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "__complete", hidden = true,
     header = "Print what may complete the last word of a command line (for shell scripts).")
-public final class Complete implements Callable<Integer> {
+public final class Complete implements Callable<Integer>, ReadsEveryVerb {
 
   @Parameters(paramLabel = "WORD", description = "The words after `fsm`, the last one being"
       + " completed (possibly empty). Put `--` before them.")

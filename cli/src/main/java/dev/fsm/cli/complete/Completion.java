@@ -1,6 +1,7 @@
 package dev.fsm.cli.complete;
 
 import dev.fsm.cli.common.ExitCodes;
+import dev.fsm.cli.common.ReadsEveryVerb;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Spec;
       "source <(fsm completion bash)",
       "fsm completion zsh > ~/.zfunc/_fsm"
     })
-public final class Completion implements Callable<Integer> {
+public final class Completion implements Callable<Integer>, ReadsEveryVerb {
 
   /** The shells with a script. */
   enum Shell { bash, zsh }
