@@ -34,7 +34,13 @@ public final class RunnersFile {
    */
   static final int MAX_RECORDS = 500;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Made at the file's first read or write, not when a store opens: its class initialisation
+   * (locale data among it) was about a tenth of a one-shot `fsm start`, which never reads it.
+   */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   private final Path file;
   private Map<String, RunnerRecord> records;
@@ -59,7 +65,7 @@ public final class RunnersFile {
     }
     List<RunnerRecord> sorted = all.values().stream().sorted(RunnerRecord.ORDER).toList();
     try {
-      StoreFiles.writeAtomically(file, JSON.writeValueAsBytes(toJson(sorted)));
+      StoreFiles.writeAtomically(file, Json.MAPPER.writeValueAsBytes(toJson(sorted)));
     } catch (IOException e) {
       throw DiskFailure.of(file, "cannot write the runners' records " + file, e);
     }
@@ -87,7 +93,7 @@ public final class RunnersFile {
     }
     List<RunnerRecord> found = new ArrayList<>();
     try {
-      for (JsonNode n : JSON.readTree(Files.readAllBytes(file))) {
+      for (JsonNode n : Json.MAPPER.readTree(Files.readAllBytes(file))) {
         List<String> machines = new ArrayList<>();
         n.path("machines").forEach(m -> machines.add(m.asText()));
         found.add(new RunnerRecord(n.get("id").asText(), n.get("host").asText(),
@@ -103,7 +109,7 @@ public final class RunnersFile {
   }
 
   private static ArrayNode toJson(List<RunnerRecord> runners) {
-    ArrayNode array = JSON.createArrayNode();
+    ArrayNode array = Json.MAPPER.createArrayNode();
     for (RunnerRecord r : runners) {
       ObjectNode n = array.addObject();
       n.put("id", r.id());
