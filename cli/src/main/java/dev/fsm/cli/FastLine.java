@@ -25,6 +25,7 @@ final class FastLine {
       "validate", new Options(Set.of(), Set.of()),
       "send", new Options(Set.of("--until", "--reason"), Set.of()),
       "show", new Options(Set.of(), Set.of()),
+      "start", new Options(Set.of("--id", "--context"), Set.of()),
       "stats", new Options(Set.of(), Set.of()),
       "ls", new Options(Set.of("--limit", "--machine", "--state", "--status", "--sort"),
           Set.of("--reverse", "-q", "--quiet")));

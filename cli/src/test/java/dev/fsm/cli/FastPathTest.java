@@ -94,6 +94,57 @@ class FastPathTest {
   }
 
   @Test
+  void handlesCommonStartLinesExactlyLikePicocli() {
+    String[] fastStore = {"--store", dir.resolve("fast").toString(), "--machines", dir.toString()};
+    String[] fullStore = {"--store", dir.resolve("full").toString(), "--machines", dir.toString()};
+    List<String[]> lines = List.of(
+        new String[] {"start", "good", "--id", "s1"},
+        new String[] {"start", "good", "--id", "s1"},
+        new String[] {"start", "good", "--id=s2", "--context", "{\"a\": [1, \"x\"]}"},
+        new String[] {"start", "--context", "{\"a\": 1", "good", "--id", "s3"},
+        new String[] {"start", "--context", "[1]", "good"},
+        new String[] {"start", "nope", "--id", "s4"},
+        new String[] {"start", good, "--id", "s5"},
+        new String[] {"start", bad, "--id", "s6"},
+        new String[] {"start", "good", "--id", "s7", "--output", "json"},
+        new String[] {"start", "good", "--id", "bad id"},
+        new String[] {"start", "ls", "--id", "s8"});
+    for (String[] line : lines) {
+      Run fast = fast(concat(fastStore, line))
+          .orElseThrow(() -> new AssertionError("declined " + List.of(line)));
+      assertThat(withoutTimes(fast)).as(String.join(" ", line))
+          .isEqualTo(withoutTimes(picocli(concat(fullStore, line))));
+    }
+    Run generated = fast(concat(fastStore, "start", "good")).orElseThrow();
+    assertThat(generated.exit()).isZero();
+    assertThat(generated.out()).matches("[0-9A-Z]{26}\n");
+  }
+
+  @Test
+  void declinesStartLinesPicocliReadsOrRefusesItself() {
+    List<String[]> lines = List.of(
+        new String[] {"start"},
+        new String[] {"start", "a", "b"},
+        new String[] {"start", "good", "--at", "10m"},
+        new String[] {"start", "good", "--from", "tasks.jsonl"},
+        new String[] {"start", "good", "--context", "@ctx.json"},
+        new String[] {"start", "good", "--context", ""},
+        new String[] {"start", "good", "--print-ids"},
+        new String[] {"start", "good", "--id", "a", "--id", "b"},
+        new String[] {"start", "good", "--help"});
+    for (String[] line : lines) {
+      assertThat(fast(line)).as(String.join(" ", line)).isEmpty();
+    }
+  }
+
+  /** A run with its timestamps masked: two runs never start a task in the same millisecond. */
+  private static Run withoutTimes(Run run) {
+    String time = "\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z";
+    return new Run(run.exit(), run.out().replaceAll(time, "TIME"),
+        run.err().replaceAll(time, "TIME"));
+  }
+
+  @Test
   void declinesReadLinesPicocliReadsOrRefusesItself() {
     List<String[]> lines = List.of(
         new String[] {"show"},

@@ -73,6 +73,9 @@ class OneVerbTest {
         new String[] {"-v", "send", "x"},
         new String[] {"--output", "yaml", "ls"},
         new String[] {"version"},
+        new String[] {"--store", store, "history", "ls"},
+        new String[] {"--store", store, "signal", "start", "go"},
+        new String[] {"--store", store, "start", "ls", "--id", "help"},
         new String[] {"__complete", "l"});
     for (String[] line : lines) {
       assertThat(run(OneVerb.of(line), line)).as(String.join(" ", line))

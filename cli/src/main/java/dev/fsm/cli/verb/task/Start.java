@@ -84,11 +84,21 @@ public final class Start implements Callable<Integer> {
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (from != null) {
+      return startFromFile(MachineFiles.source(machine, global.machines(), err,
+          Style.forTerminal(global.colorAllowed())), global, out, err);
+    }
+    return startOne(machine, id, context, at, global, out, err);
+  }
+
+  /**
+   * Starts one task: {@code fsm start MACHINE [--id ID] [--context JSON|@FILE] [--at TIME]},
+   * each option null when not given; the fast path runs it without picocli too.
+   */
+  public static int startOne(String machine, String id, String context, Instant at,
+      GlobalOptions global, PrintWriter out, PrintWriter err) {
     MachineSource source = MachineFiles.source(machine, global.machines(), err,
         Style.forTerminal(global.colorAllowed()));
-    if (from != null) {
-      return startFromFile(source, global, out, err);
-    }
     NewTask task = new NewTask(id, ContextArgument.read(context), at);
     try (Operations control = TaskAccess.open(global, "fsm start", true)) {
       Task started = control.start(source, List.of(task)).get(0);
