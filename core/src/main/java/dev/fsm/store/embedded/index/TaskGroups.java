@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.TreeMap;
 import org.mapdb.BTreeMap;
 
@@ -25,7 +26,25 @@ import org.mapdb.BTreeMap;
 final class TaskGroups {
 
   /** A group's name. */
-  private record Group(String machine, String state, TaskStatus status) {}
+  /**
+   * A machine, state and status. Its equals and hash code are written out: a record's are made
+   * at their first call (an invokedynamic bootstrap), which was a tenth of a one-shot `fsm
+   * start`, whose open counts the groups.
+   */
+  private record Group(String machine, String state, TaskStatus status) {
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Group g && Objects.equals(machine, g.machine)
+          && Objects.equals(state, g.state) && status == g.status;
+    }
+
+    @Override
+    public int hashCode() {
+      return (Objects.hashCode(machine) * 31 + Objects.hashCode(state)) * 31
+          + Objects.hashCode(status);
+    }
+  }
 
   private static final Comparator<Group> ORDER = Comparator.comparing(Group::machine)
       .thenComparing(Group::state).thenComparing(Group::status);

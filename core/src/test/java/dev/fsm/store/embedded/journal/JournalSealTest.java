@@ -148,6 +148,8 @@ class JournalSealTest {
     JournalSeal.Segment high = new JournalSeal.Segment(7, 123, 0xfedcba98);
     assertThat(high.text()).isEqualTo("7 123 fedcba98");
     assertThat(JournalSeal.Segment.parse(high.text())).contains(high);
+    assertThat(new JournalSeal.Segment(1, 0, 0x1a).text()).isEqualTo("1 0 0000001a");
+    assertThat(new JournalSeal.Segment(1, 0, 0).text()).isEqualTo("1 0 00000000");
     for (String garbage : List.of("", "7 123", "7 123 zz", "0 1 00", "7 -1 00", "a b c",
         "7 123 fedcba98 9")) {
       assertThat(JournalSeal.Segment.parse(garbage)).as(garbage).isEqualTo(Optional.empty());
