@@ -108,7 +108,9 @@ class FastPathTest {
         new String[] {"start", bad, "--id", "s6"},
         new String[] {"start", "good", "--id", "s7", "--output", "json"},
         new String[] {"start", "good", "--id", "bad id"},
-        new String[] {"start", "ls", "--id", "s8"});
+        new String[] {"start", "ls", "--id", "s8"},
+        new String[] {"start", "start", "--id", "s9"},
+        new String[] {"start", "--id", "s10", "good", "--no-color"});
     for (String[] line : lines) {
       Run fast = fast(concat(fastStore, line))
           .orElseThrow(() -> new AssertionError("declined " + List.of(line)));
