@@ -25,7 +25,7 @@ final class FastLine {
       "validate", new Options(Set.of(), Set.of()),
       "send", new Options(Set.of("--until", "--reason"), Set.of()),
       "show", new Options(Set.of(), Set.of()),
-      "start", new Options(Set.of("--id", "--context"), Set.of()),
+      "start", new Options(Set.of("--id", "--context", "--at"), Set.of()),
       "stats", new Options(Set.of(), Set.of()),
       "ls", new Options(Set.of("--limit", "--machine", "--state", "--status", "--sort"),
           Set.of("--reverse", "-q", "--quiet")));
@@ -100,7 +100,8 @@ final class FastLine {
         continue;
       }
       String value = inline != null ? inline : (i + 1 < args.length ? args[++i] : null);
-      if (!plain(value)) {
+      // start's --context reads @FILE itself (picocli's own @-files are off).
+      if (!plain(value) && !(name.equals("--context") && contextFile(value))) {
         return null;
       }
       switch (name) {
@@ -124,6 +125,12 @@ final class FastLine {
       case "--store", "--machines", "--output", "--no-color", "-v", "--verbose" -> true;
       default -> false;
     };
+  }
+
+  /** A {@code --context} value naming a file: {@code @} and a path. */
+  private static boolean contextFile(String value) {
+    return value != null && value.length() > 1 && value.startsWith("@")
+        && value.indexOf('\0') < 0;
   }
 
   /**

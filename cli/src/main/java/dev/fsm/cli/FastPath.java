@@ -3,7 +3,7 @@ package dev.fsm.cli;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.verb.Validate;
 import dev.fsm.cli.verb.task.FastSend;
-import dev.fsm.cli.verb.task.Start;
+import dev.fsm.cli.verb.task.FastStart;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import java.util.OptionalInt;
  *
  * <p>It recognises a strict subset (see {@link FastLine}) of {@code fsm validate [PATH...]}, of
  * {@code fsm send ID COMMAND [--until T] [--reason TEXT]} to a store a runner serves, of {@code
- * fsm start MACHINE [--id ID] [--context JSON]}, and of the read verbs {@code show}, {@code ls}
+ * fsm start MACHINE [--id ID] [--context JSON|@FILE] [--at TIME]}, and of the read verbs {@code show}, {@code ls}
  * and {@code stats} (see {@link FastRead}), with the global options, and hands anything else,
  * including every help, usage error and unusual spelling, to the full parser. Tests check both
  * routes print the same for the same command line.
@@ -40,9 +40,7 @@ final class FastPath {
               line.options.get("--reason"), out);
         }
         case "start" -> {
-          return line.words.size() != 1 ? OptionalInt.empty()
-              : OptionalInt.of(Start.startOne(line.words.get(0), line.options.get("--id"),
-                  line.options.get("--context"), null, line.global, out, err));
+          return FastStart.tryRun(line.global, line.words, line.options, out, err);
         }
         case "show", "ls", "stats" -> {
           return FastRead.tryRun(line.verb, line.global, line.words, line.options, out, err);

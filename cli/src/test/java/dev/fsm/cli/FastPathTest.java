@@ -94,7 +94,8 @@ class FastPathTest {
   }
 
   @Test
-  void handlesCommonStartLinesExactlyLikePicocli() {
+  void handlesCommonStartLinesExactlyLikePicocli() throws Exception {
+    Path context = Files.writeString(dir.resolve("ctx.json"), "{\"order\": 7}");
     String[] fastStore = {"--store", dir.resolve("fast").toString(), "--machines", dir.toString()};
     String[] fullStore = {"--store", dir.resolve("full").toString(), "--machines", dir.toString()};
     List<String[]> lines = List.of(
@@ -110,6 +111,11 @@ class FastPathTest {
         new String[] {"start", "good", "--id", "bad id"},
         new String[] {"start", "ls", "--id", "s8"},
         new String[] {"start", "start", "--id", "s9"},
+        new String[] {"start", "good", "--id", "s11", "--at", "10m"},
+        new String[] {"start", "good", "--id", "s12", "--at=2030-01-31T10:00"},
+        new String[] {"start", "good", "--id", "s13", "--context", "@" + context},
+        new String[] {"start", "good", "--id", "s14", "--context", "@" + dir.resolve("no.json")},
+        new String[] {"start", "good", "--id", "s15", "--context", "@" + dir},
         new String[] {"start", "--id", "s10", "good", "--no-color"});
     for (String[] line : lines) {
       Run fast = fast(concat(fastStore, line))
@@ -127,9 +133,11 @@ class FastPathTest {
     List<String[]> lines = List.of(
         new String[] {"start"},
         new String[] {"start", "a", "b"},
-        new String[] {"start", "good", "--at", "10m"},
+        new String[] {"start", "good", "--at", "soon"},
+        new String[] {"start", "good", "--at", "-5m"},
+        new String[] {"start", "good", "--at", "99999-01-01"},
         new String[] {"start", "good", "--from", "tasks.jsonl"},
-        new String[] {"start", "good", "--context", "@ctx.json"},
+        new String[] {"start", "good", "--context", "@"},
         new String[] {"start", "good", "--context", ""},
         new String[] {"start", "good", "--print-ids"},
         new String[] {"start", "good", "--id", "a", "--id", "b"},
