@@ -16,11 +16,11 @@ import java.util.OptionalInt;
  * is part of the product: picocli's reflective set-up costs more than the JVM's own start.
  *
  * <p>It recognises a strict subset (see {@link FastLine}) of {@code fsm validate [PATH...]}, of
- * {@code fsm send ID COMMAND [--until T] [--reason TEXT]} to a store a runner serves, of {@code
- * fsm start MACHINE [--id ID] [--context JSON|@FILE] [--at TIME]}, and of the read verbs {@code show}, {@code ls}
- * and {@code stats} (see {@link FastRead}), with the global options, and hands anything else,
- * including every help, usage error and unusual spelling, to the full parser. Tests check both
- * routes print the same for the same command line.
+ * {@code fsm send ID COMMAND [--until T] [--reason TEXT]} to a store a runner serves, of
+ * {@code fsm start MACHINE [--id ID] [--context JSON|@FILE] [--at TIME]}, and of the read verbs
+ * {@code show}, {@code ls} and {@code stats} (see {@link FastRead}), with the global options,
+ * and hands anything else, including every help, usage error and unusual spelling, to the full
+ * parser. Tests check both routes print the same for the same command line.
  */
 final class FastPath {
 

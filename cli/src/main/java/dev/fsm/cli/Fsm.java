@@ -56,13 +56,13 @@ import picocli.CommandLine;
       "fsm run --until-idle",
       "fsm ls --status fault",
       "fsm help ls"
-    },
-    // The verbs are added by commandLine(), from VERBS: a command line that names one builds
-    // only that verb's part of the tree.
-    subcommands = {})
+    })
 public final class Fsm implements Runnable, CommandTree {
 
-  /** The verbs, in the order help lists them. */
+  /**
+   * The verbs, in the order help lists them; {@link #commandLine} adds them, not the annotation,
+   * so that a command line naming one builds only that verb (see {@link OneVerb}).
+   */
   static final List<Class<?>> VERBS = List.of(Init.class, Validate.class, Render.class,
       Machines.class, Upgrade.class, Start.class, Run.class, Send.class, Signal.class, Ls.class,
       Show.class, History.class, Stats.class, Errors.class, Runners.class, Purge.class,

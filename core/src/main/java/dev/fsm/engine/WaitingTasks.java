@@ -54,20 +54,24 @@ final class WaitingTasks {
 
   /**
    * The next task that may start now, or null; those stopped while they waited (a command, a
-   * lost lease) or whose breaker opened meanwhile are let go unstarted on the way.
+   * lost lease) or whose breaker opened meanwhile are let go unstarted on the way, the latter
+   * with one lease call for all of them.
    */
   Waiting next() {
-    for (Waiting w = waiting.poll(); w != null; w = waiting.poll()) {
+    List<Waiting> breakerOpen = new ArrayList<>(0);
+    Waiting w;
+    while ((w = waiting.poll()) != null) {
       if (w.flight().attempt.stopReason() != null) {
         limits.ended(w.task(), Optional.empty(), clock.instant());
         settle.settled(w.task().id(), w.flight());
       } else if (limits.breakerOpen(w.task(), clock.instant())) {
-        letGo(List.of(w));
+        breakerOpen.add(w);
       } else {
-        return w;
+        break;
       }
     }
-    return null;
+    letGo(breakerOpen);
+    return w;
   }
 
   /** Lets every waiting task go unstarted: for a stopping runner. */
