@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +44,7 @@ public final class Runner implements OperatorListener {
   private final RunCounters counters = new RunCounters();
   private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
   private final AtomicInteger busy = new AtomicInteger();
-  private final Object wake = new Object();
+  private final WakeSignal wakeSignal = new WakeSignal();
   private final AttemptWork work;
   private final RunLimits limits;
   private final StoreOutage outage;
@@ -53,7 +52,6 @@ public final class Runner implements OperatorListener {
   private final ClaimAhead claimAhead;
   /** Claimed ahead of idle workers, each waiting for one. */
   private final WaitingTasks waiting;
-  private boolean woken;
   private volatile boolean refreshLimits = true;
   private volatile boolean stopping;
   private volatile boolean stopNow;
@@ -134,12 +132,14 @@ public final class Runner implements OperatorListener {
    * disk and every action has ended.
    */
   public void run() {
-    ExecutorService workers = Executors.newFixedThreadPool(options.workers(), daemon("fsm-worker"));
-    ScheduledExecutorService timers = Timers.start(daemon("fsm-timer"));
+    ExecutorService workers =
+        Executors.newFixedThreadPool(options.workers(), RunnerThreads.daemons("fsm-worker"));
+    ScheduledExecutorService timers = Timers.start(RunnerThreads.daemons("fsm-timer"));
     TimeoutTimer deadlines = new TimeoutTimer(timers);
     Completer completer = new Completer(store, options.owner(), listener, outage, () -> stopNow);
     long renewEvery = LeaseGuard.renewEvery(options.lease(), options.shutdownGrace()).toMillis();
-    timers.scheduleAtFixedRate(this::renew, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
+    timers.scheduleAtFixedRate(new LeaseRenewal(store, options.owner(), options.lease(), guard,
+        outage, listener, inFlight), renewEvery, renewEvery, TimeUnit.MILLISECONDS);
     guard.start();
     try {
       claimLoop(workers, deadlines, completer);
@@ -150,7 +150,7 @@ public final class Runner implements OperatorListener {
       timers.shutdownNow();
       guard.close();
       if (!stopNow) {
-        awaitQuietly(workers);
+        RunnerThreads.awaitQuietly(workers);
       }
     }
   }
@@ -448,31 +448,6 @@ public final class Runner implements OperatorListener {
     }
   }
 
-  private void renew() {
-    if (inFlight.isEmpty()) {
-      return;
-    }
-    try {
-      LeaseGuard.Basis asOf = guard.basis();
-      Instant until = asOf.at().plus(options.lease());
-      List<String> asked = List.copyOf(inFlight.keySet());
-      Collection<String> lost = store.renew(options.owner(), asked, until);
-      guard.renewed(asked, lost, until, asOf);
-      for (String id : lost) {
-        InFlight f = inFlight.get(id);
-        if (f != null) {
-          f.attempt.stop(Attempt.StopReason.LEASE_LOST);
-        }
-      }
-      outage.back();
-    } catch (StoreUnavailableException e) {
-      // The next renewal tries again; a lease that runs out meanwhile is reported lost then.
-      outage.went("renewing leases", e, Duration.ofMillis(options.lease().toMillis() / 3));
-    } catch (RuntimeException e) {
-      listener.problem(RunListener.Topic.LEASE, "could not renew leases: " + e.getMessage());
-    }
-  }
-
   /**
    * Wakes the claim loop when it has something to do after an attempt ended or settled: a claim
    * to make, the end of the work to notice, or a stop. With tasks claimed ahead, most endings
@@ -486,41 +461,12 @@ public final class Runner implements OperatorListener {
   }
 
   private void wake() {
-    synchronized (wake) {
-      woken = true;
-      wake.notifyAll();
-    }
+    wakeSignal.wake();
   }
 
   private void sleep(Duration wait) {
-    long millis = Math.max(1, wait.toMillis());
-    synchronized (wake) {
-      if (!woken) {
-        try {
-          wake.wait(millis);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          stopping = true;
-        }
-      }
-      woken = false;
+    if (!wakeSignal.sleep(wait)) {
+      stopping = true;
     }
-  }
-
-  private static void awaitQuietly(ExecutorService pool) {
-    try {
-      pool.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
   }
 }
