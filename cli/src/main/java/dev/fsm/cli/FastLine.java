@@ -27,6 +27,8 @@ final class FastLine {
       "show", new Options(Set.of(), Set.of()),
       "start", new Options(Set.of("--id", "--context", "--at"), Set.of()),
       "stats", new Options(Set.of(), Set.of()),
+      "history", new Options(Set.of(), Set.of()),
+      "signal", new Options(Set.of("--context"), Set.of()),
       "ls", new Options(Set.of("--limit", "--machine", "--state", "--status", "--sort"),
           Set.of("--reverse", "-q", "--quiet")));
 

@@ -4,6 +4,7 @@ import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.verb.Validate;
 import dev.fsm.cli.verb.task.FastSend;
 import dev.fsm.cli.verb.task.FastStart;
+import dev.fsm.cli.verb.task.Signal;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,8 +18,9 @@ import java.util.OptionalInt;
  *
  * <p>It recognises a strict subset (see {@link FastLine}) of {@code fsm validate [PATH...]}, of
  * {@code fsm send ID COMMAND [--until T] [--reason TEXT]} to a store a runner serves, of
- * {@code fsm start MACHINE [--id ID] [--context JSON|@FILE] [--at TIME]}, and of the read verbs
- * {@code show}, {@code ls} and {@code stats} (see {@link FastRead}), with the global options,
+ * {@code fsm start MACHINE [--id ID] [--context JSON|@FILE] [--at TIME]}, of
+ * {@code fsm signal ID EVENT [--context JSON|@FILE]}, and of the read verbs {@code show},
+ * {@code history}, {@code ls} and {@code stats} (see {@link FastRead}), with the global options,
  * and hands anything else, including every help, usage error and unusual spelling, to the full
  * parser. Tests check both routes print the same for the same command line.
  */
@@ -42,7 +44,12 @@ final class FastPath {
         case "start" -> {
           return FastStart.tryRun(line.global, line.words, line.options, out, err);
         }
-        case "show", "ls", "stats" -> {
+        case "signal" -> {
+          return line.words.size() != 2 ? OptionalInt.empty()
+              : OptionalInt.of(Signal.signal(line.words.get(0), line.words.get(1),
+                  line.options.get("--context"), line.global, out));
+        }
+        case "show", "history", "ls", "stats" -> {
           return FastRead.tryRun(line.verb, line.global, line.words, line.options, out, err);
         }
         default -> { }

@@ -1,6 +1,7 @@
 package dev.fsm.cli;
 
 import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.verb.task.History;
 import dev.fsm.cli.verb.task.Ls;
 import dev.fsm.cli.verb.task.Show;
 import dev.fsm.cli.verb.task.Stats;
@@ -14,10 +15,10 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * The read verbs {@code show ID}, {@code stats [MACHINE]} and {@code ls} with its options, run
- * without picocli (which costs more than the store open they wait for). Any value picocli would
- * convert differently or refuse (a limit below 1 or not a plain number, an unknown status or
- * sort, -q with JSON) declines, so picocli prints its own message.
+ * The read verbs {@code show ID}, {@code history ID}, {@code stats [MACHINE]} and {@code ls}
+ * with its options, run without picocli (which costs more than the store open they wait for).
+ * Any value picocli would convert differently or refuse (a limit below 1 or not a plain number,
+ * an unknown status or sort, -q with JSON) declines, so picocli prints its own message.
  */
 final class FastRead {
 
@@ -29,6 +30,8 @@ final class FastRead {
     return switch (verb) {
       case "show" -> words.size() != 1 ? OptionalInt.empty()
           : OptionalInt.of(Show.show(words.get(0), global, out));
+      case "history" -> words.size() != 1 ? OptionalInt.empty()
+          : OptionalInt.of(History.history(words.get(0), global, out));
       case "stats" -> words.size() > 1 ? OptionalInt.empty()
           : OptionalInt.of(Stats.stats(words.isEmpty() ? null : words.get(0), global, out, err));
       case "ls" -> {

@@ -67,6 +67,10 @@ class FastPathTest {
         new String[] {"show", "t"},
         new String[] {"show", "none"},
         new String[] {"show", "t2", "--output", "json"},
+        new String[] {"history", "t2"},
+        new String[] {"history", "t"},
+        new String[] {"history", "none"},
+        new String[] {"history", "t2", "--output", "json"},
         new String[] {"ls"},
         new String[] {"ls", "--limit", "1"},
         new String[] {"ls", "--limit=2", "--reverse"},
@@ -129,6 +133,60 @@ class FastPathTest {
   }
 
   @Test
+  void handlesCommonSignalLinesExactlyLikePicocli() throws Exception {
+    Files.writeString(dir.resolve("gate.yaml"), "machine: gate\nstates:\n"
+        + "  waiting: {on: {go: done, again: waiting}}\n  done: {final: completed}\n");
+    Path context = Files.writeString(dir.resolve("patch.json"), "{\"by\": \"ada\"}");
+    List<String[]> lines = List.of(
+        new String[] {"signal", "g1", "go"},
+        new String[] {"signal", "g1", "go"},
+        new String[] {"signal", "g2", "nope"},
+        new String[] {"signal", "g2", "again", "--output", "json"},
+        new String[] {"signal", "g3", "go", "--context", "{\"n\": 1}"},
+        new String[] {"signal", "--context=[1]", "g3", "go"},
+        new String[] {"signal", "g4", "go", "--context", "@" + context},
+        new String[] {"signal", "g4", "go", "--context", "@" + dir.resolve("no.json")},
+        new String[] {"signal", "g", "go"},
+        new String[] {"signal", "none", "go"},
+        new String[] {"signal", "s1", "ok"});
+    List<Run> runs = new ArrayList<>();
+    for (String kind : List.of("fast", "full")) {
+      String[] at = {"--store", dir.resolve(kind).toString(), "--machines", dir.toString()};
+      for (String id : List.of("g1", "g2", "g3", "g4")) {
+        assertThat(picocli(concat(at, "start", "gate", "--id", id)).exit()).isZero();
+      }
+      assertThat(picocli(concat(at, "start", "good", "--id", "s1")).exit()).isZero();
+      for (String[] line : lines) {
+        String[] full = concat(at, line);
+        runs.add(kind.equals("full") ? picocli(full) : fast(full)
+            .orElseThrow(() -> new AssertionError("declined " + List.of(line))));
+      }
+    }
+    for (int i = 0; i < lines.size(); i++) {
+      assertThat(withoutTimes(runs.get(i))).as(String.join(" ", lines.get(i)))
+          .isEqualTo(withoutTimes(runs.get(lines.size() + i)));
+    }
+    assertThat(runs.get(0).exit()).isZero();
+    assertThat(runs.get(1).exit()).isNotZero();
+  }
+
+  @Test
+  void declinesSignalLinesPicocliReadsOrRefusesItself() {
+    List<String[]> lines = List.of(
+        new String[] {"signal"},
+        new String[] {"signal", "a"},
+        new String[] {"signal", "a", "b", "c"},
+        new String[] {"signal", "a", "send"},
+        new String[] {"signal", "a", "b", "--context", ""},
+        new String[] {"signal", "a", "b", "--context", "@"},
+        new String[] {"signal", "a", "b", "--context", "{}", "--context", "{}"},
+        new String[] {"signal", "a", "b", "--help"});
+    for (String[] line : lines) {
+      assertThat(fast(line)).as(String.join(" ", line)).isEmpty();
+    }
+  }
+
+  @Test
   void declinesStartLinesPicocliReadsOrRefusesItself() {
     List<String[]> lines = List.of(
         new String[] {"start"},
@@ -160,6 +218,9 @@ class FastPathTest {
         new String[] {"show"},
         new String[] {"show", "a", "b"},
         new String[] {"show", "--help"},
+        new String[] {"history"},
+        new String[] {"history", "a", "b"},
+        new String[] {"history", "a", "--limit", "1"},
         new String[] {"stats", "a", "b"},
         new String[] {"ls", "extra"},
         new String[] {"ls", "--limit", "0"},

@@ -35,8 +35,11 @@ public final class History implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    GlobalOptions global = GlobalOptions.of(spec);
-    PrintWriter out = spec.commandLine().getOut();
+    return history(id, GlobalOptions.of(spec), spec.commandLine().getOut());
+  }
+
+  /** Prints the history of the task {@code id} names (or starts); the exit status. */
+  public static int history(String id, GlobalOptions global, PrintWriter out) {
     List<Transition> history;
     try (Operations control = TaskAccess.open(global, "fsm history", false)) {
       Task task = TaskIdPrefix.resolve(control, id);

@@ -46,8 +46,15 @@ public final class Signal implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    GlobalOptions global = GlobalOptions.of(spec);
-    PrintWriter out = spec.commandLine().getOut();
+    return signal(id, event, context, GlobalOptions.of(spec), spec.commandLine().getOut());
+  }
+
+  /**
+   * Fires {@code event} on the task {@code id} names (or starts), merging {@code context} (JSON,
+   * {@code @FILE} or null) into its context, and prints where it went; the exit status.
+   */
+  public static int signal(String id, String event, String context, GlobalOptions global,
+      PrintWriter out) {
     String patch = ContextArgument.read(context);
     try (Operations control = TaskAccess.openToWrite(global, "fsm signal")) {
       Task before = TaskIdPrefix.resolve(control, id);
