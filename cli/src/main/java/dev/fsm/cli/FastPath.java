@@ -17,7 +17,7 @@ import java.util.OptionalInt;
  * is part of the product: picocli's reflective set-up costs more than the JVM's own start.
  *
  * <p>It recognises a strict subset (see {@link FastLine}) of {@code fsm validate [PATH...]}, of
- * {@code fsm send ID COMMAND [--until T] [--reason TEXT]} to a store a runner serves, of
+ * {@code fsm send ID COMMAND [--until T] [--reason TEXT]} to an embedded store, of
  * {@code fsm start MACHINE [--id ID] [--context JSON|@FILE] [--at TIME]}, of
  * {@code fsm signal ID EVENT [--context JSON|@FILE]}, and of the read verbs {@code show},
  * {@code history}, {@code ls} and {@code stats} (see {@link FastRead}), with the global options,

@@ -171,6 +171,39 @@ class FastPathTest {
   }
 
   @Test
+  void sendsToAStoreNoRunnerServesExactlyLikePicocli() {
+    List<String[]> lines = List.of(
+        new String[] {"send", "t1", "pause"},
+        new String[] {"send", "t1", "pause"},
+        new String[] {"send", "t1", "resume", "--reason", "back to work"},
+        new String[] {"send", "t2", "sleep", "--until", "2031-02-03T10:00"},
+        new String[] {"send", "t2", "run", "--output", "json"},
+        new String[] {"send", "t3", "kill"},
+        new String[] {"send", "t3", "run"},
+        new String[] {"send", "t", "pause"},
+        new String[] {"send", "none", "pause"},
+        new String[] {"--machines", "elsewhere", "send", "t2", "complete"});
+    List<Run> runs = new ArrayList<>();
+    for (String kind : List.of("fast", "full")) {
+      String[] at = {"--store", dir.resolve(kind).toString(), "--machines", dir.toString()};
+      for (String id : List.of("t1", "t2", "t3")) {
+        assertThat(picocli(concat(at, "start", "good", "--id", id)).exit()).isZero();
+      }
+      for (String[] line : lines) {
+        String[] full = concat(new String[] {"--store", dir.resolve(kind).toString()}, line);
+        runs.add(kind.equals("full") ? picocli(full) : fast(full)
+            .orElseThrow(() -> new AssertionError("declined " + List.of(line))));
+      }
+    }
+    for (int i = 0; i < lines.size(); i++) {
+      assertThat(withoutTimes(runs.get(i))).as(String.join(" ", lines.get(i)))
+          .isEqualTo(withoutTimes(runs.get(lines.size() + i)));
+    }
+    assertThat(runs.get(0).exit()).isZero();
+    assertThat(runs.get(8).exit()).isNotZero();
+  }
+
+  @Test
   void declinesSignalLinesPicocliReadsOrRefusesItself() {
     List<String[]> lines = List.of(
         new String[] {"signal"},

@@ -75,7 +75,6 @@ class FastSendTest {
 
   @Test
   void declinesAnythingUnusual() throws Exception {
-    Path idle = Files.createDirectories(dir.resolve("idle/journal")).getParent();
     List<String[]> lines = List.of(
         new String[] {"--store", STORE, "send", "t1"},
         new String[] {"--store", STORE, "send", "t1", "pause", "extra"},
@@ -102,7 +101,6 @@ class FastSendTest {
         new String[] {"--store", STORE, "--reason", "x", "send", "t1", "pause"},
         new String[] {"--store", STORE, "send", "t1", "pause", "--output", "yaml"},
         new String[] {"--store", STORE, "sned", "t1", "pause"},
-        new String[] {"--store", idle.toString(), "send", "t1", "pause"},
         new String[] {"--store", dir.resolve("missing").toString(), "send", "t1", "pause"},
         new String[] {"--store", "postgresql://db/fsm", "send", "t1", "pause"});
     for (String[] line : lines) {

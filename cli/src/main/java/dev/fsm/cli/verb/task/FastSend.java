@@ -5,11 +5,11 @@ import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.control.SocketControl;
+import dev.fsm.operations.Operations;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.store.StorePurpose;
 import dev.fsm.task.Command;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -17,10 +17,11 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * {@code fsm send ID COMMAND} to a store a runner owns, without picocli, {@link
- * dev.fsm.control.Controls} or the embedded store: the verb operators type while a runner works,
- * so its start-up counts. Whatever {@link Send} would reject, and a store nobody serves, is
- * declined before anything is sent, so the full verb handles it and stays the reference.
+ * {@code fsm send ID COMMAND} without picocli: to a store a runner owns, without {@link
+ * dev.fsm.control.Controls} or the embedded store either (the verb operators type while a
+ * runner works, so its start-up counts), and to an embedded store no runner serves by opening
+ * it as {@link Send} does. Whatever {@link Send} would reject, and a database store, is declined
+ * before anything is sent, so the full verb handles it and stays the reference.
  */
 public final class FastSend {
 
@@ -45,34 +46,41 @@ public final class FastSend {
       return OptionalInt.empty();
     }
     Instant wake = null;
-    Path folder;
+    StoreAccess.Located at;
     try {
       if (until != null) {
         wake = Times.parse(until, Clock.systemDefaultZone());
       }
-      StoreAccess.Located at = TaskAccess.locate(global, StorePurpose.WRITE, "fsm send",
-          false);
-      if (!at.hasOwner()) {
-        return OptionalInt.empty();
-      }
-      folder = at.socketFolder();
+      at = TaskAccess.locate(global, StorePurpose.WRITE, "fsm send", false);
     } catch (RuntimeException e) {
       // A bad time or store: the full verb words the error.
       return OptionalInt.empty();
     }
-    Optional<SocketControl> runner = SocketControl.connect(folder);
-    if (runner.isEmpty()) {
+    if (!at.hasOwner()) {
       return OptionalInt.empty();
     }
-    try (SocketControl control = runner.get()) {
-      SentCommand sent = SentCommand.send(control, words.get(0), words.get(1), command.get(),
-          SendOptions.of(wake, reason));
-      if (global.json()) {
-        JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
-      } else {
-        out.println(sent.line());
+    SendOptions options = SendOptions.of(wake, reason);
+    Optional<SocketControl> runner = SocketControl.connect(at.socketFolder());
+    if (runner.isEmpty()) {
+      // No runner serves the store: open it as the full verb does, without picocli's start-up.
+      try (Operations control = TaskAccess.openToWrite(global, "fsm send")) {
+        print(SentCommand.send(control, words.get(0), words.get(1), command.get(), options),
+            global, out);
       }
+      return OptionalInt.of(ExitCodes.OK);
+    }
+    try (SocketControl control = runner.get()) {
+      print(SentCommand.send(control, words.get(0), words.get(1), command.get(), options),
+          global, out);
     }
     return OptionalInt.of(ExitCodes.OK);
+  }
+
+  private static void print(SentCommand sent, GlobalOptions global, PrintWriter out) {
+    if (global.json()) {
+      JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
+    } else {
+      out.println(sent.line());
+    }
   }
 }
