@@ -6,7 +6,6 @@ import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.StoreLocation;
 import dev.fsm.store.TaskCount;
-import dev.fsm.store.TaskPages;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.event.SnapshotRecord;
 import dev.fsm.store.embedded.event.StoreEvent;
@@ -20,10 +19,8 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -91,6 +88,9 @@ public final class TaskIndex implements AutoCloseable {
   /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
   private final RecentTasks recent = new RecentTasks(8192);
 
+  /** Pages of tasks and of errors, read through the collections above. */
+  private final TaskListing listing;
+
   private TaskIndex(IndexFile file, boolean create) {
     this(file, create, create);
   }
@@ -119,6 +119,7 @@ public final class TaskIndex implements AutoCloseable {
     this.versions = new MachineVersions(map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
         create));
+    this.listing = new TaskListing(tasks, groups, creations, history, this::get);
   }
 
   static DB.TreeMapMaker<byte[], byte[]> tasksMaker(DB db) {
@@ -377,32 +378,13 @@ public final class TaskIndex implements AutoCloseable {
   }
 
   /**
-   * One page of {@link dev.fsm.store.Store#errors}: the attempt errors {@code query} matches in
-   * the histories of tasks of {@code machine} with ids after {@code afterId} (from the first
-   * when null), to {@code each}: up to {@code limit} tasks, or fewer once {@code budgetNanos}
-   * have passed. Tasks are found through their groups, which know their machine, so no task is
-   * read.
+   * One page of {@link dev.fsm.store.Store#errors}; see {@link TaskListing#errors}.
    *
    * @return the last id examined, where the next page starts; null when no task is left
    */
   public String errors(ErrorQuery query, String machine, String afterId, int limit,
       long budgetNanos, Consumer<ErrorEntry> each) {
-    long start = System.nanoTime();
-    List<String> ids = groups.ids(new TaskQuery(Optional.of(machine), Optional.empty(), Set.of(),
-        Optional.ofNullable(afterId), limit, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID));
-    String last = null;
-    for (String id : ids) {
-      for (Transition t : history.since(id, query.since())) {
-        if (query.matches(t)) {
-          each.accept(new ErrorEntry(id, machine, t));
-        }
-      }
-      last = id;
-      if (System.nanoTime() - start > budgetNanos) {
-        return last;
-      }
-    }
-    return ids.size() < limit ? null : last;
+    return listing.errors(query, machine, afterId, limit, budgetNanos, each);
   }
 
   /** The machines that have tasks, in name order. */
@@ -491,92 +473,15 @@ public final class TaskIndex implements AutoCloseable {
 
   /** A page of tasks matching the query, in the query's order. */
   public List<Task> list(TaskQuery query) {
-    Task cursor = null;
-    if (query.sort() != TaskQuery.Sort.ID && query.afterId().isPresent()) {
-      cursor = get(query.afterId().get());
-      if (cursor == null) {
-        return new ArrayList<>();
-      }
-    }
-    return switch (query.sort()) {
-      case ID -> listById(query);
-      case CREATED -> fewMatch(query) ? TaskPages.page(matching(query), query, cursor)
-          : creations.page(query, cursor, this::get);
-      // No index keeps this order (it changes with every step): one pass, a page kept.
-      case UPDATED -> TaskPages.page(() -> new Decoding(tasks.entrySet().iterator()), query,
-          cursor);
-    };
-  }
-
-  /**
-   * True when filters leave so few tasks that reading them all through their groups costs less
-   * than walking the creation order until a page of them turns up: with m of n tasks matching
-   * evenly, that walk reads about limit * n / m entries, the groups m.
-   */
-  private boolean fewMatch(TaskQuery query) {
-    if (query.machine().isEmpty() && query.state().isEmpty() && query.statuses().isEmpty()) {
-      return false;
-    }
-    long m = groups.matching(query);
-    return m * m <= (long) query.limit() * tasks.sizeLong();
-  }
-
-  /** Every task the query's filters match, through their groups. */
-  private List<Task> matching(TaskQuery query) {
-    List<Task> all = new ArrayList<>();
-    for (String id : groups.ids(new TaskQuery(query.machine(), query.state(), query.statuses(),
-        Optional.empty(), Integer.MAX_VALUE, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID))) {
-      all.add(get(id));
-    }
-    return all;
-  }
-
-  private List<Task> listById(TaskQuery query) {
-    List<Task> page = new ArrayList<>();
-    if (query.machine().isPresent() || query.state().isPresent()
-        || !query.statuses().isEmpty()) {
-      for (String id : groups.ids(query)) {
-        page.add(get(id));
-      }
-      return page;
-    }
-    NavigableMap<byte[], byte[]> range = query.afterId().isEmpty() ? tasks
-        : query.descending() ? tasks.headMap(IndexKeys.id(query.afterId().get()), false)
-        : tasks.tailMap(IndexKeys.id(query.afterId().get()), false);
-    Iterable<Map.Entry<byte[], byte[]>> after = query.descending()
-        ? range.descendingMap().entrySet() : range.entrySet();
-    for (Map.Entry<byte[], byte[]> e : after) {
-      page.add(decode(e));
-      if (page.size() == query.limit()) {
-        break;
-      }
-    }
-    return page;
+    return listing.list(query);
   }
 
   /**
    * The ids {@link #list} gives for a query in id order with a filter, without reading the
-   * tasks: their groups know them. Empty for any other query, which {@link #list} serves.
+   * tasks; empty for any other query.
    */
   public Optional<List<String>> ids(TaskQuery query) {
-    boolean filtered = query.machine().isPresent() || query.state().isPresent()
-        || !query.statuses().isEmpty();
-    return query.sort() == TaskQuery.Sort.ID && filtered ? Optional.of(groups.ids(query))
-        : Optional.empty();
-  }
-
-  /** Tasks decoded as an iteration over their stored entries reaches them. */
-  private record Decoding(Iterator<Map.Entry<byte[], byte[]>> entries)
-      implements Iterator<Task> {
-    @Override
-    public boolean hasNext() {
-      return entries.hasNext();
-    }
-
-    @Override
-    public Task next() {
-      return decode(entries.next());
-    }
+    return listing.ids(query);
   }
 
   /** Up to {@code limit} task ids starting with {@code prefix}, in order. */
@@ -627,7 +532,7 @@ public final class TaskIndex implements AutoCloseable {
    * index's lock.
    */
   public Iterator<Task> tasksBetween(String afterId, String throughId) {
-    return new Decoding(between(afterId, throughId));
+    return new TaskListing.Decoding(between(afterId, throughId));
   }
 
   private Iterator<Map.Entry<byte[], byte[]>> between(String afterId, String throughId) {
