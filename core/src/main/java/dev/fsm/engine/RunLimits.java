@@ -46,6 +46,12 @@ final class RunLimits {
   private final Set<String> only;
 
   private final Map<String, Rules> rules = new ConcurrentHashMap<>();
+  /**
+   * The latest news of each machine's breaker from other runners. News that comes while a
+   * machine's rules are being read (seeding its breaker reads thousands of histories) finds no
+   * breaker to follow; kept here, the rules follow it once they are in place.
+   */
+  private final Map<String, BreakerNews> news = new ConcurrentHashMap<>();
   private final Map<String, Integer> running = new HashMap<>();
   private final Map<String, Map<String, Integer>> runningInState = new HashMap<>();
 
@@ -74,6 +80,7 @@ final class RunLimits {
           fresh = new Rules(fresh.version(), fresh.cap(), fresh.stateCaps(), known.breaker());
         }
         rules.put(name, fresh);
+        followNews(name);
       }
     }
   }
@@ -107,7 +114,11 @@ final class RunLimits {
 
   /** A claimed task is now held: it counts against its caps until {@link #ended}. */
   synchronized void started(Task task, Instant now) {
-    Rules r = rules.computeIfAbsent(task.machine(), this::read);
+    Rules r = rules.get(task.machine());
+    if (r == null) {
+      r = rules.computeIfAbsent(task.machine(), this::read);
+      followNews(task.machine());
+    }
     running.merge(task.machine(), 1, Integer::sum);
     runningInState.computeIfAbsent(task.machine(), k -> new HashMap<>())
         .merge(task.state(), 1, Integer::sum);
@@ -158,12 +169,22 @@ final class RunLimits {
    * @return true when this runner's breaker changed
    */
   boolean heard(BreakerNews news) {
-    Rules r = rules.get(news.machine());
-    if (r == null || r.breaker() == null) {
+    // Kept before the rules are looked at: a refresh puts its rules before it looks for news.
+    this.news.put(news.machine(), news);
+    return followNews(news.machine());
+  }
+
+  /** The machine's breaker follows the latest news of it, if any; true when that changed it. */
+  private boolean followNews(String machine) {
+    BreakerNews latest = news.get(machine);
+    Rules r = rules.get(machine);
+    if (latest == null || r == null || r.breaker() == null) {
       return false;
     }
-    Optional<Breaker.Change> change = r.breaker().follow(news, clock.instant());
-    change.ifPresent(c -> listener.breaker(news.machine(), c));
+    // Following news it already followed changes nothing (Breaker#follow), so both a refresh
+    // and the news's own arrival may apply it.
+    Optional<Breaker.Change> change = r.breaker().follow(latest, clock.instant());
+    change.ifPresent(c -> listener.breaker(machine, c));
     return change.isPresent();
   }
 
