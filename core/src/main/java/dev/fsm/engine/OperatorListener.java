@@ -22,6 +22,14 @@ public interface OperatorListener {
   /** Another runner's breaker of a machine opened or closed; a runner here follows it. */
   default void breakerHeard(BreakerNews news) {}
 
+  /**
+   * Other runners' news may have been missed (the store's events were not heard for a while);
+   * by default, as new work.
+   */
+  default void newsMissed() {
+    workArrived();
+  }
+
   /** The circuit breaker a runner in this process keeps for the machine, if any. */
   default Optional<Breaker> breaker(String machine) {
     return Optional.empty();

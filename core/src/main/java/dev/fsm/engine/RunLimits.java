@@ -199,6 +199,32 @@ final class RunLimits {
     }
   }
 
+  /**
+   * Other runners' breaker news may have been missed: each breaker that is not open follows
+   * what its machine's recent attempts, on every runner, say, as at a restart (a breaker they
+   * would have opened opens here, until the end of its cooldown from their last error).
+   */
+  void reseed() {
+    Instant now = clock.instant();
+    rules.forEach((name, r) -> {
+      if (r.breaker() == null || r.breaker().status(now).phase() == Breaker.Phase.OPEN) {
+        return;
+      }
+      Breaker replayed;
+      try {
+        Machine m = machines.machine(name, r.version());
+        replayed = replay(m, new Breaker(m.breaker()));
+      } catch (FsmException e) {
+        return;
+      }
+      Breaker.Status status = replayed.status(now);
+      if (status.phase() == Breaker.Phase.OPEN) {
+        BreakerNews seen = replayed.news(name, new Breaker.Change(status, true, false));
+        r.breaker().follow(seen, now).ifPresent(c -> listener.breaker(name, c));
+      }
+    });
+  }
+
   /** The earliest time a breaker changes by itself (a cooldown ends), if any will. */
   Optional<Instant> nextChange(Instant now) {
     return rules.values().stream().filter(r -> r.breaker() != null)
@@ -222,6 +248,16 @@ final class RunLimits {
    * it open (with the cooldown its failed probes doubled) instead of trying every task again.
    */
   private Breaker seeded(Machine m, Breaker breaker) {
+    Breaker seeded = replay(m, breaker);
+    Breaker.Status status = seeded.status(clock.instant());
+    if (status.phase() == Breaker.Phase.OPEN) {
+      listener.breaker(m.name(), new Breaker.Change(status, true, false));
+    }
+    return seeded;
+  }
+
+  /** The breaker with the attempts of the machine's recent histories replayed into it. */
+  private Breaker replay(Machine m, Breaker breaker) {
     Instant now = clock.instant();
     Instant from = now.minus(m.breaker().window()).minus(m.breaker().cooldown()
         .multipliedBy(BreakerPolicy.MAX_COOLDOWN_FACTOR));
@@ -248,10 +284,6 @@ final class RunLimits {
       String id = "seed-" + n++;
       breaker.started(id, t.time());
       breaker.ended(id, AttemptErrors.isError(t), t.time());
-    }
-    Breaker.Status status = breaker.status(now);
-    if (status.phase() == Breaker.Phase.OPEN) {
-      listener.breaker(m.name(), new Breaker.Change(status, true, false));
     }
     return breaker;
   }

@@ -53,6 +53,8 @@ public final class Runner implements OperatorListener {
   /** Claimed ahead of idle workers, each waiting for one. */
   private final WaitingTasks waiting;
   private volatile boolean refreshLimits = true;
+  /** Set when other runners' breaker news may have been missed: breakers are seeded again. */
+  private volatile boolean reseedBreakers;
   private volatile boolean stopping;
   private volatile boolean stopNow;
 
@@ -227,6 +229,12 @@ public final class Runner implements OperatorListener {
     wake();
   }
 
+  @Override
+  public void newsMissed() {
+    reseedBreakers = true;
+    workArrived();
+  }
+
   private void claimLoop(ExecutorService workers, TimeoutTimer deadlines,
       Completer completer) {
     Instant passStart = clock.instant();
@@ -261,6 +269,10 @@ public final class Runner implements OperatorListener {
       if (refreshLimits) {
         refreshLimits = false;
         limits.refresh();
+        if (reseedBreakers) {
+          reseedBreakers = false;
+          limits.reseed();
+        }
       }
       LeaseGuard.Basis asOf = guard.basis();
       Instant now = options.mode() == RunnerOptions.Mode.ONCE ? passStart : asOf.at();

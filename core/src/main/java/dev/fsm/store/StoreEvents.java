@@ -19,4 +19,12 @@ public interface StoreEvents {
 
   /** Another runner's circuit breaker of a machine opened or closed. */
   default void breakerChanged(BreakerNews news) {}
+
+  /**
+   * The store's events are heard from now on, after a time they were not (the first connection,
+   * or one lost and made again): what happened meanwhile was not told, breaker news included.
+   */
+  default void heardAgain() {
+    workArrived();
+  }
 }

@@ -46,6 +46,11 @@ final class OthersHeard implements StoreEvents {
     runner.breakerHeard(news);
   }
 
+  @Override
+  public void heardAgain() {
+    runner.newsMissed();
+  }
+
   private void tell(Task task, String event) {
     if (Upgrades.EVENT.equals(event)) {
       runner.upgradePending(task);

@@ -2,6 +2,8 @@ package dev.fsm.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fsm.action.ActionOutcome;
+import dev.fsm.action.ActionRunner;
 import dev.fsm.operations.StoreOperations;
 import dev.fsm.store.BreakerNews;
 import dev.fsm.store.memory.InMemoryStore;
@@ -9,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,21 +26,31 @@ class RunLimitsTest {
       machine: flaky
       breaker: {errors: 50%, min_attempts: 4, window: 1m, cooldown: 1h}
       states:
-        a: {run: builtin:fail down, on: {ok: done}}
+        a:
+          run: builtin:fail down
+          retry: {max_errors: 2, window: 1h, backoff: 1ms}
+          on: {ok: done}
         done: {final: completed}
       """;
 
   @TempDir Path dir;
   private InMemoryStore store;
+  private MachineLibrary machines;
   private RunLimits limits;
+  private final List<Breaker.Change> changes = new ArrayList<>();
 
   @BeforeEach
   void open() throws Exception {
     store = new InMemoryStore();
-    MachineLibrary machines = new MachineLibrary(store, dir);
+    machines = new MachineLibrary(store, dir);
     MachineTasks.start(new StoreOperations(store, machines, Clock.systemUTC(), "user:test",
         OperatorListener.NONE, false), dir, FLAKY, 2);
-    limits = new RunLimits(store, machines, new RunListener() {}, Clock.systemUTC(), Set.of());
+    limits = new RunLimits(store, machines, new RunListener() {
+      @Override
+      public void breaker(String machine, Breaker.Change change) {
+        changes.add(change);
+      }
+    }, Clock.systemUTC(), Set.of());
   }
 
   @AfterEach
@@ -77,5 +91,21 @@ class RunLimitsTest {
         Duration.ofHours(1), 1.0, 4));
     limits.refresh();
     assertThat(phase()).isEqualTo(Breaker.Phase.CLOSED);
+  }
+
+  @Test
+  void afterMissedNewsTheBreakerFollowsWhatOtherRunnersAttemptsSay() {
+    limits.refresh();
+    // Another runner fails every attempt and opens its breaker; its news is not heard here.
+    ActionRunner failing = (request, attempt) -> new ActionOutcome.Error("down");
+    new Runner(store, machines, failing, RunnerOptions.of(1, RunnerOptions.Mode.UNTIL_IDLE,
+        "runner:other"), Clock.systemUTC(), new RunListener() {}).run();
+    assertThat(phase()).isEqualTo(Breaker.Phase.CLOSED);
+
+    limits.reseed();
+    assertThat(phase()).isEqualTo(Breaker.Phase.OPEN);
+    assertThat(changes).singleElement().extracting(Breaker.Change::opened).isEqualTo(true);
+    limits.reseed();
+    assertThat(changes).hasSize(1);
   }
 }

@@ -102,6 +102,11 @@ class SharedRunnersPgTest {
       public void breakerChanged(BreakerNews news) {
         runner.breakerHeard(news);
       }
+
+      @Override
+      public void heardAgain() {
+        runner.newsMissed();
+      }
     });
     runners.add(runner);
     return runner;

@@ -74,9 +74,8 @@ final class PgListener implements AutoCloseable {
         }
         connection = c;
         backoff = 100;
-        if (reconnected) {
-          listeners.forEach(StoreEvents::workArrived);
-        }
+        // Also at the first connection: a runner may have read the store before it listened.
+        listeners.forEach(StoreEvents::heardAgain);
         PGConnection pg = c.unwrap(PGConnection.class);
         while (!closed) {
           PGNotification[] got = pg.getNotifications(POLL_MILLIS);
