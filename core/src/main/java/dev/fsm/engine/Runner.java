@@ -268,11 +268,12 @@ public final class Runner implements OperatorListener {
     if (free > 0) {
       if (refreshLimits) {
         refreshLimits = false;
-        limits.refresh();
+        // Before the refresh: breakers it reads for the first time are seeded by it anyway.
         if (reseedBreakers) {
           reseedBreakers = false;
           limits.reseed();
         }
+        limits.refresh();
       }
       LeaseGuard.Basis asOf = guard.basis();
       Instant now = options.mode() == RunnerOptions.Mode.ONCE ? passStart : asOf.at();
