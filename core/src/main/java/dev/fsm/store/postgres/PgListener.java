@@ -65,7 +65,6 @@ final class PgListener implements AutoCloseable {
 
   private void run() {
     long backoff = 100;
-    boolean reconnected = false;
     while (!closed) {
       try (Connection c = PgLink.connect(url)) {
         c.setAutoCommit(true);
@@ -87,7 +86,6 @@ final class PgListener implements AutoCloseable {
         }
       } catch (SQLException | FsmException e) {
         connection = null;
-        reconnected = true;
         if (!closed) {
           sleep(backoff);
           backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);

@@ -59,28 +59,18 @@ public final class FastSend {
     if (!at.hasOwner()) {
       return OptionalInt.empty();
     }
-    SendOptions options = SendOptions.of(wake, reason);
     Optional<SocketControl> runner = SocketControl.connect(at.socketFolder());
-    if (runner.isEmpty()) {
-      // No runner serves the store: open it as the full verb does, without picocli's start-up.
-      try (Operations control = TaskAccess.openToWrite(global, "fsm send")) {
-        print(SentCommand.send(control, words.get(0), words.get(1), command.get(), options),
-            global, out);
+    // With no runner serving the store, it is opened as the full verb opens it.
+    try (Operations control = runner.isPresent() ? runner.get()
+        : TaskAccess.openToWrite(global, "fsm send")) {
+      SentCommand sent = SentCommand.send(control, words.get(0), words.get(1), command.get(),
+          SendOptions.of(wake, reason));
+      if (global.json()) {
+        JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
+      } else {
+        out.println(sent.line());
       }
-      return OptionalInt.of(ExitCodes.OK);
-    }
-    try (SocketControl control = runner.get()) {
-      print(SentCommand.send(control, words.get(0), words.get(1), command.get(), options),
-          global, out);
     }
     return OptionalInt.of(ExitCodes.OK);
-  }
-
-  private static void print(SentCommand sent, GlobalOptions global, PrintWriter out) {
-    if (global.json()) {
-      JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
-    } else {
-      out.println(sent.line());
-    }
   }
 }
