@@ -1,8 +1,10 @@
 package dev.fsm.action.supervisor;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +27,14 @@ public final class Proc {
 
   /** Where the process group is among {@link #statFields}: field 5 of {@code proc(5)}. */
   public static final int GROUP = 2;
+
+  /** Where the kernel's flags are among {@link #statFields}: field 9 of {@code proc(5)}. */
+  private static final int FLAGS = 6;
+
+  private static final long PF_KTHREAD = 0x00200000;
+
+  /** Reads of an empty environment before it counts as one: 1+2+4+8+16+32 ms of pauses. */
+  private static final int EMPTY_READS = 7;
 
   /** Where the start time is among {@link #statFields}: field 22 of {@code proc(5)}. */
   public static final int START_TIME = 19;
@@ -75,15 +85,43 @@ public final class Proc {
     return fields == null || fields[STATE].equals("Z") || fields[STATE].equals("X");
   }
 
-  /** True when the process's environment holds {@code mark} ({@code NAME=VALUE}) as an entry. */
+  /**
+   * True when the process's environment holds {@code mark} ({@code NAME=VALUE}) as an entry.
+   * Linux shows an empty environment while a process is between two programs in {@code execve}
+   * and while it exits (or fails to read it with ESRCH), so an empty one is read again until it
+   * fills or the process has ended.
+   */
   public static boolean marked(Path procEntry, byte[] mark) {
-    byte[] env;
-    try {
-      env = Files.readAllBytes(procEntry.resolve("environ"));
-    } catch (IOException e) {
-      // Another user's process, or gone: not ours to stop.
-      return false;
+    long pause = 1;
+    for (int read = 1; ; read++) {
+      byte[] env;
+      try {
+        env = Files.readAllBytes(procEntry.resolve("environ"));
+      } catch (AccessDeniedException | NoSuchFileException e) {
+        // Another user's process, or gone: not ours to stop.
+        return false;
+      } catch (IOException e) {
+        // ESRCH: the process is between two of its states; its stat says which.
+        env = new byte[0];
+      }
+      if (env.length > 0) {
+        return holds(env, mark);
+      }
+      String[] fields = statFields(procEntry);
+      if (ended(fields) || kernelThread(fields) || read == EMPTY_READS) {
+        return false;
+      }
+      try {
+        Thread.sleep(pause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      pause *= 2;
     }
+  }
+
+  private static boolean holds(byte[] env, byte[] mark) {
     for (int start = 0; start < env.length; ) {
       int end = start;
       while (end < env.length && env[end] != 0) {
@@ -95,5 +133,10 @@ public final class Proc {
       start = end + 1;
     }
     return false;
+  }
+
+  /** Kernel threads have no environment at all; their flags say so (PF_KTHREAD). */
+  private static boolean kernelThread(String[] fields) {
+    return (Long.parseLong(fields[FLAGS]) & PF_KTHREAD) != 0;
   }
 }
