@@ -127,7 +127,7 @@ final class ProcessTree {
     for (long pid : Proc.pids()) {
       Path entry = Proc.entry(pid);
       String[] fields = Proc.statFields(entry);
-      if (fields == null || fields[Proc.STATE].equals("Z")) {
+      if (Proc.ended(fields)) {
         continue;
       }
       if (Long.parseLong(fields[Proc.GROUP]) == group || mark != null && pid != self

@@ -2,6 +2,7 @@ package dev.fsm.action;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.fsm.action.supervisor.Proc;
 import dev.fsm.model.Action;
 import dev.fsm.model.BuiltinAction;
 import dev.fsm.model.Machine;
@@ -105,14 +106,9 @@ final class Fixtures {
     }
   }
 
-  /** True while the process runs; a zombie nobody reaped has stopped running. */
+  /** True while the process runs; one exiting, or a zombie nobody reaped, has stopped. */
   static boolean running(long pid) {
-    try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      char state = stat.charAt(stat.lastIndexOf(')') + 2);
-      return state != 'Z' && state != 'X';
-    } catch (IOException e) {
-      return false;
-    }
+    return !Proc.ended(Proc.statFields(Proc.entry(pid)));
+  }
   }
 }

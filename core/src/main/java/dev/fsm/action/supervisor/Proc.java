@@ -31,6 +31,8 @@ public final class Proc {
   /** Where the kernel's flags are among {@link #statFields}: field 9 of {@code proc(5)}. */
   private static final int FLAGS = 6;
 
+  private static final long PF_EXITING = 0x00000004;
+
   private static final long PF_KTHREAD = 0x00200000;
 
   /** Reads of an empty environment before it counts as one: 1+2+4+8+16+32 ms of pauses. */
@@ -80,9 +82,13 @@ public final class Proc {
     }
   }
 
-  /** True when {@code fields} (of {@link #statFields}) are those of a zombie or a dead process. */
+  /**
+   * True when {@code fields} (of {@link #statFields}) are those of a zombie, a dead process or
+   * one already exiting (PF_EXITING: its environment and files are going, no signal is needed).
+   */
   public static boolean ended(String[] fields) {
-    return fields == null || fields[STATE].equals("Z") || fields[STATE].equals("X");
+    return fields == null || fields[STATE].equals("Z") || fields[STATE].equals("X")
+        || (Long.parseLong(fields[FLAGS]) & PF_EXITING) != 0;
   }
 
   /**
