@@ -110,5 +110,4 @@ final class Fixtures {
   static boolean running(long pid) {
     return !Proc.ended(Proc.statFields(Proc.entry(pid)));
   }
-  }
 }
