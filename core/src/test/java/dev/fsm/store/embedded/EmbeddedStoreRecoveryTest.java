@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.fsm.FsmException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.Workload.Seen;
+import dev.fsm.store.embedded.index.IndexFile;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.JournalFaults;
 import dev.fsm.store.embedded.owner.StoreInUseException;
@@ -216,7 +217,7 @@ class EmbeddedStoreRecoveryTest {
       Workload.run(store);
       before = Workload.withoutLeases(Workload.read(store));
     }
-    DB db = TaskIndex.openFile(folder.resolve(TaskIndex.FILE)).db();
+    DB db = IndexFile.open(folder.resolve(TaskIndex.FILE)).db();
     try {
       db.treeMap("meta", Serializer.STRING, Serializer.LONG).open()
           .put("format", TaskIndex.FORMAT - 1);

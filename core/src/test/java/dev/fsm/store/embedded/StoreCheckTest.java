@@ -7,6 +7,7 @@ import dev.fsm.store.embedded.check.Comparison;
 import dev.fsm.store.embedded.check.StoreCheckReport;
 import dev.fsm.store.embedded.check.StoreCheckReport.Difference;
 import dev.fsm.store.embedded.check.StoreCheckReport.Kind;
+import dev.fsm.store.embedded.index.IndexFile;
 import dev.fsm.store.embedded.index.IndexKeys;
 import dev.fsm.store.embedded.index.KeySerializer;
 import dev.fsm.store.embedded.index.TaskIndex;
@@ -59,7 +60,7 @@ class StoreCheckTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       Workload.run(store);
     }
-    DB db = TaskIndex.openFile(folder.resolve(TaskIndex.FILE)).db();
+    DB db = IndexFile.open(folder.resolve(TaskIndex.FILE)).db();
     try {
       var tasks = db.treeMap("tasks", KeySerializer.INSTANCE, Serializer.BYTE_ARRAY).open();
       byte[] key = IndexKeys.id("w-05");
@@ -92,7 +93,7 @@ class StoreCheckTest {
     try (EmbeddedStore store = EmbeddedStore.open(folder)) {
       Workload.run(store);
     }
-    DB db = TaskIndex.openFile(folder.resolve(TaskIndex.FILE)).db();
+    DB db = IndexFile.open(folder.resolve(TaskIndex.FILE)).db();
     try {
       db.treeMap("history", KeySerializer.INSTANCE, KeySerializer.INSTANCE).open().clear();
     } finally {

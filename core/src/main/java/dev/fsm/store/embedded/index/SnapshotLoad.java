@@ -56,7 +56,7 @@ public final class SnapshotLoad {
    */
   static TaskIndex load(Path file, TaskIndex.SnapshotSource snapshot, JournalTail tail,
       long runBytes, long memberBytes) throws IOException {
-    TaskIndex.IndexFile opened = TaskIndex.openFile(file);
+    IndexFile opened = IndexFile.open(file);
     DB db = opened.db();
     try (JournalTail.Last<JournalTail.LastTask> tasks = tail.tasks();
         JournalTail.Last<JournalTail.LastEntry> entries = tail.entries();

@@ -3,6 +3,7 @@ package dev.fsm.store.embedded.recovery;
 import dev.fsm.FsmException;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.store.embedded.index.IndexFile;
 import dev.fsm.store.embedded.index.JournalTail;
 import dev.fsm.store.embedded.index.ReadAhead;
 import dev.fsm.store.embedded.index.SnapshotLoad;
@@ -222,7 +223,7 @@ public final class IndexOpening {
     } catch (Unusable e) {
       return Optional.empty();
     }
-    TaskIndex.IndexFile opened = TaskIndex.openFileToRead(file);
+    IndexFile opened = IndexFile.openToRead(file);
     try {
       return Optional.of(TaskIndex.open(opened));
     } catch (RuntimeException | Error e) {
@@ -235,7 +236,7 @@ public final class IndexOpening {
       throws Unusable {
     check(folder, file, sequence, timeout);
     // Checked, and closed again: now opened the fast way for use.
-    TaskIndex.IndexFile checked = TaskIndex.openFile(file);
+    IndexFile checked = IndexFile.open(file);
     try {
       return TaskIndex.open(checked);
     } catch (RuntimeException | Error e) {
@@ -246,14 +247,14 @@ public final class IndexOpening {
 
   /**
    * Checks the index through a FileChannel within {@code timeout} (see {@link
-   * TaskIndex#openFileToCheck}); throws why it cannot be used.
+   * IndexFile#openToCheck}); throws why it cannot be used.
    */
   private static void check(Path folder, Path file, long sequence, Duration timeout)
       throws Unusable {
     AtomicReference<DB> db = new AtomicReference<>();
     try {
       TimeBound.call("fsm-index-check", timeout, () -> {
-        DB opened = TaskIndex.openFileToCheck(file);
+        DB opened = IndexFile.openToCheck(file);
         db.set(opened);
         try {
           TaskIndex.openToCheck(opened).check(sequence);

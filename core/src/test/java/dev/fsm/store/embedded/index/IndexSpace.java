@@ -52,7 +52,7 @@ public final class IndexSpace {
   public static void main(String[] args) throws Exception {
     Path file = Path.of(args[0]);
     long tasks = args.length > 1 ? Long.parseLong(args[1]) : 0;
-    TaskIndex.IndexFile opened = TaskIndex.openFileToRead(file);
+    IndexFile opened = IndexFile.openToRead(file);
     try {
       new IndexSpace(opened.db().getStore()).report(opened.db(), Files.size(file), tasks,
           System.out);

@@ -167,7 +167,7 @@ class RebuildPlacementTest {
       try (Stream<Path> left = Files.list(dir)) {
         assertThat(left.filter(p -> p.toString().endsWith(".spill"))).isEmpty();
       }
-      try (TaskIndex reopened = TaskIndex.open(TaskIndex.openFile(bulkFile))) {
+      try (TaskIndex reopened = TaskIndex.open(IndexFile.open(bulkFile))) {
         reopened.check(7);
         assertEqual(each.collections(), reopened.collections());
       }
