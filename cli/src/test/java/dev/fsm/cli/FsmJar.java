@@ -38,6 +38,16 @@ final class FsmJar {
 
   /** The same with stdin read from a file, as {@code fsm ARGS < FILE} would. */
   static Result run(Path dir, Map<String, String> env, Path stdin, String... args) {
+    return run(dir, env, ProcessBuilder.Redirect.from(stdin.toFile()), null, args);
+  }
+
+  /** The same with {@code input} written to a pipe on stdin, as {@code echo | fsm ARGS} would. */
+  static Result piped(Path dir, String input, String... args) {
+    return run(dir, Map.of(), ProcessBuilder.Redirect.PIPE, input, args);
+  }
+
+  private static Result run(Path dir, Map<String, String> env, ProcessBuilder.Redirect stdin,
+      String input, String... args) {
     List<String> command = JarCommand.of(List.of(args), env);
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().remove("NO_COLOR");
@@ -47,9 +57,13 @@ final class FsmJar {
     try {
       Path out = Files.createTempFile("fsm-out", ".txt");
       Path err = Files.createTempFile("fsm-err", ".txt");
-      pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(
-          ProcessBuilder.Redirect.from(stdin.toFile()));
+      pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(stdin);
       Process p = pb.start();
+      if (input != null) {
+        try (var pipe = p.getOutputStream()) {
+          pipe.write(input.getBytes(StandardCharsets.UTF_8));
+        }
+      }
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new AssertionError("fsm " + String.join(" ", args) + " did not finish in 60 s");

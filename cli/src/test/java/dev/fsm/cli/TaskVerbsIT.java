@@ -154,6 +154,28 @@ class TaskVerbsIT {
   }
 
   @Test
+  void startFromStdinOrAPipeReadsItOnceAndStartsEveryTask() throws IOException {
+    String lines = "{\"id\": \"p1\"}\n{\"id\": \"p2\"}\n";
+    FsmJar.Result dash = FsmJar.piped(dir, lines, "start", "approval", "--from", "-",
+        "--store", store());
+    assertThat(dash.exit()).as(dash.err()).isZero();
+    assertThat(dash.outLines()).containsExactly("p1", "p2");
+    assertThat(dash.err()).isEqualTo("started 2 tasks of approval from stdin\n");
+
+    // /dev/stdin is a pipe here: read twice, its second read would be empty.
+    FsmJar.Result devStdin = FsmJar.piped(dir, lines.replace("p", "q"), "start", "approval",
+        "--from", "/dev/stdin", "--store", store());
+    assertThat(devStdin.exit()).as(devStdin.err()).isZero();
+    assertThat(devStdin.outLines()).containsExactly("q1", "q2");
+
+    FsmJar.Result bad = FsmJar.piped(dir, "{\"id\": \"r1\"}\n{\"colour\": 1}\n", "start",
+        "approval", "--from", "-", "--store", store());
+    assertThat(bad.exit()).isEqualTo(1);
+    assertThat(bad.err()).startsWith("stdin:2: unknown key `colour`");
+    assertThat(json("ls")).hasSize(4);
+  }
+
+  @Test
   void lsFiltersByMachineStateAndStatusAndSaysWhenMoreExist() throws IOException {
     jsonEach(verb("start", "approval", "--id", "a1"), verb("start", "approval", "--id", "a2"),
         verb("start", "order", "--id", "o1"), verb("send", "a2", "pause"));

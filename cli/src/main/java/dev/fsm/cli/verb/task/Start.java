@@ -62,7 +62,7 @@ public final class Start implements Callable<Integer> {
 
   @Option(names = "--from", paramLabel = "FILE.jsonl",
       description = "Start many: one JSON object a line, {\"id\", \"context\", \"at\"}, each"
-          + " optional.")
+          + " optional; - reads stdin.")
   Path from;
 
   @Option(names = "--print-ids", description = "With --from: print every new task's id, one a"
@@ -116,7 +116,13 @@ public final class Start implements Callable<Integer> {
   private int startFromFile(MachineSource source, GlobalOptions global, PrintWriter out,
       PrintWriter err) {
     long began = System.nanoTime();
-    StartFromFile file = new StartFromFile(from, Clock.systemDefaultZone());
+    try (StartFromFile file = StartFromFile.open(from, Clock.systemDefaultZone(), System.in)) {
+      return startFromFile(file, source, global, out, err, began);
+    }
+  }
+
+  private int startFromFile(StartFromFile file, MachineSource source, GlobalOptions global,
+      PrintWriter out, PrintWriter err, long began) {
     long total = file.check(err);
     List<Task> json = new ArrayList<>();
     long[] started = {0};
@@ -145,11 +151,11 @@ public final class Start implements Callable<Integer> {
       JsonDocument.print(out, g -> TaskJson.tasks(g, json));
     }
     String summary = "started " + TaskText.tasks(started[0]) + " of " + source.name()
-        + " from " + from;
+        + " from " + file.name();
     if (terminal) {
       // People read this one: thousands separators and how long it took.
       summary = String.format(Locale.ROOT, "started %,d %s of %s from %s in %.1f s",
-          started[0], started[0] == 1 ? "task" : "tasks", source.name(), from,
+          started[0], started[0] == 1 ? "task" : "tasks", source.name(), file.name(),
           (System.nanoTime() - began) / 1e9);
     }
     err.println(summary);

@@ -9,6 +9,7 @@ import dev.fsm.operations.Operations;
 import dev.fsm.store.OutcomeUnknownException;
 import dev.fsm.task.Task;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.CharacterCodingException;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,9 +29,14 @@ import java.util.function.Consumer;
 
 /**
  * Starts the tasks of a JSON-lines file: every line is checked before any task is started, then
- * tasks go to the store in chunks, each all or none, so a failure leaves a clear boundary.
+ * tasks go to the store in chunks, each all or none, so a failure leaves a clear boundary. The
+ * file is read twice, so a stream (a pipe, a FIFO, {@code -} for stdin) is first copied, once,
+ * to a temporary file of its own, removed at {@link #close}.
  */
-final class StartFromFile {
+final class StartFromFile implements AutoCloseable {
+
+  /** The name that reads stdin. */
+  static final String STDIN = "-";
 
   /** Most tasks per call to the store: one durable commit each. */
   static final int CHUNK = 1_000;
@@ -47,13 +54,73 @@ final class StartFromFile {
 
   private static final int ERRORS_SHOWN = 20;
 
-  private final Path file;
+  /** The file as the user named it, for messages. */
+  private final String file;
+  /** What is read: the file, or the copy of a stream. */
+  private final Path source;
+  private final boolean copied;
   private final Clock clock;
 
-  StartFromFile(Path file, Clock clock) {
+  private StartFromFile(String file, Path source, boolean copied, Clock clock) {
     // One fixed instant, so "at": "10m" means the same in the check and in the start.
     this.file = file;
+    this.source = source;
+    this.copied = copied;
     this.clock = Clock.fixed(clock.instant(), clock.getZone());
+  }
+
+  /**
+   * The tasks of {@code file}, or of {@code stdin} when it is {@value #STDIN}; anything but a
+   * regular file is read to its end now, into a temporary copy.
+   */
+  static StartFromFile open(Path file, Clock clock, InputStream stdin) {
+    boolean fromStdin = file.toString().equals(STDIN);
+    String name = fromStdin ? "stdin" : file.toString();
+    if (!fromStdin && (Files.isRegularFile(file) || !Files.exists(file))) {
+      return new StartFromFile(name, file, false, clock);
+    }
+    Path copy;
+    try {
+      copy = Files.createTempFile("fsm-start-", ".jsonl");
+    } catch (IOException e) {
+      throw new FsmException("--from " + name + ": cannot make a temporary copy of it to read"
+          + " (" + e.getMessage() + "); write it to a file and give that file");
+    }
+    try (InputStream in = fromStdin ? stdin : Files.newInputStream(file)) {
+      Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      deleteQuietly(copy);
+      throw new FsmException("--from " + name + ": cannot read it: " + e.getMessage()
+          + (e.getMessage() != null && e.getMessage().contains("space")
+              ? " (the temporary copy filled the disk of " + copy.getParent() + ")" : ""));
+    }
+    return new StartFromFile(name, copy, true, clock);
+  }
+
+  /** The file as the user named it: the path, or {@code stdin}. */
+  String name() {
+    return file;
+  }
+
+  /** What is read: the file, or the copy of a stream. */
+  Path source() {
+    return source;
+  }
+
+  /** Removes the copy of a stream. */
+  @Override
+  public void close() {
+    if (copied) {
+      deleteQuietly(source);
+    }
+  }
+
+  private static void deleteQuietly(Path path) {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      // A temporary file: the system's cleaner takes what is left.
+    }
   }
 
   /**
@@ -136,7 +203,15 @@ final class StartFromFile {
         // The file changed since it was checked.
         throw new FsmException(file + ":" + lineNo + ": " + tooLong());
       }
-      NewTask task = TaskLines.parse(line, clock);
+      NewTask task;
+      try {
+        task = TaskLines.parse(line, clock);
+      } catch (IllegalArgumentException e) {
+        throw new FsmException(file + ":" + lineNo + " changed after it was checked: "
+            + e.getMessage() + "; " + sure(done[0], startedUpTo[0],
+            chunk.isEmpty() ? lineNo : firstLine[0], idsPrinted,
+            "`fsm ls --machine " + machine.name() + "`"));
+      }
       long bytes = weight(task);
       if (!chunk.isEmpty() && chunkBytes[0] + bytes > CHUNK_BYTES) {
         send.run();
@@ -153,6 +228,11 @@ final class StartFromFile {
     });
     if (!chunk.isEmpty()) {
       send.run();
+    }
+    if (done[0] != total) {
+      throw new FsmException(file + " changed after it was checked: it held " + total
+          + " tasks and " + done[0] + " were started from it; `fsm ls --machine "
+          + machine.name() + "` lists them");
     }
   }
 
@@ -213,7 +293,7 @@ final class StartFromFile {
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
     long lineNo = 0;
-    try (CappedLines in = new CappedLines(new InputStreamReader(Files.newInputStream(file),
+    try (CappedLines in = new CappedLines(new InputStreamReader(Files.newInputStream(source),
         utf8), Contexts.MAX_TEXT_BYTES)) {
       for (CappedLines.Line line = in.next(); line != null; line = in.next()) {
         lineNo = line.number();
