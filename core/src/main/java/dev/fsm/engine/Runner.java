@@ -47,6 +47,8 @@ public final class Runner implements OperatorListener {
   private final WakeSignal wakeSignal = new WakeSignal();
   private final AttemptWork work;
   private final RunLimits limits;
+  /** The tasks this runner may claim at all ({@code run --machine}), with no cap. */
+  private final ClaimLimits served;
   private final StoreOutage outage;
   private final LeaseGuard guard;
   private final ClaimAhead claimAhead;
@@ -89,6 +91,7 @@ public final class Runner implements OperatorListener {
     this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner(),
         this.listener);
     this.limits = new RunLimits(store, machines, this.listener, clock, options.machines());
+    this.served = ClaimLimits.NONE.onlyMachines(options.machines());
     this.outage = new StoreOutage(this.listener, wait -> {
       sleep(wait);
       return !stopNow;
@@ -308,7 +311,8 @@ public final class Runner implements OperatorListener {
       return true;
     }
     // With every worker busy a finishing one wakes the loop; the store need not be asked.
-    Optional<Instant> next = free > 0 || nothingHeld ? store.nextDue() : Optional.empty();
+    // Other machines' tasks are never this runner's to wait for (`--until-idle --machine`).
+    Optional<Instant> next = free > 0 || nothingHeld ? store.nextDue(served) : Optional.empty();
     if (options.mode() == RunnerOptions.Mode.UNTIL_IDLE && nothingHeld && next.isEmpty()) {
       return true;
     }

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -122,6 +123,31 @@ class RunnerTest {
     Task other = tasks.get(0).id().equals(claimed.id()) ? tasks.get(1) : tasks.get(0);
     assertThat(store.get(other.id()).orElseThrow().status()).isEqualTo(TaskStatus.COMPLETED);
     assertThat(store.nextDue()).isEmpty();
+  }
+
+  @Test
+  void untilIdleForSomeMachinesDoesNotWaitForOtherMachinesTasks() throws Exception {
+    Runner runner = new Runner(store, machines, fake,
+        RunnerOptions.of(1, RunnerOptions.Mode.UNTIL_IDLE, "runner:test")
+            .onlyMachines(java.util.Set.of("ma")),
+        Clock.systemUTC(), RunListener.NONE);
+    control = new StoreOperations(store, machines, Clock.systemUTC(), "user:test", runner, false);
+    Task a = startMachine("ma");
+    Task b = startMachine("mb");
+
+    CompletableFuture<Void> run = CompletableFuture.runAsync(runner::run);
+    // Without the machine filter in its idle check, the runner waited for mb's task forever.
+    run.get(30, TimeUnit.SECONDS);
+    assertThat(store.get(a.id()).orElseThrow().status()).isEqualTo(TaskStatus.COMPLETED);
+    assertThat(store.get(b.id()).orElseThrow().status()).isEqualTo(TaskStatus.RUNNABLE);
+  }
+
+  private Task startMachine(String name) throws Exception {
+    String yaml = "machine: " + name + "\nstates:\n  a: {run: builtin:noop, on: {ok: z}}\n"
+        + "  z: {final: completed}\n";
+    Path file = Files.writeString(dir.resolve(name + ".yaml"), yaml);
+    return control.start(new MachineSource(name, file, yaml), List.of(new NewTask(null, "{}",
+        null))).get(0);
   }
 
   @Test
