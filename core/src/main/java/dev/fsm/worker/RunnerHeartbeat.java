@@ -86,7 +86,9 @@ final class RunnerHeartbeat implements AutoCloseable {
   /** Stops beating, then writes the record of a clean stop; the store must still be open. */
   @Override
   public void close() {
-    timer.shutdownNow();
+    // Not shutdownNow: interrupting a beat in the middle of its write closed the file's channel
+    // under it (ClosedByInterruptException), told as a failure on every short run.
+    timer.shutdown();
     try {
       timer.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
