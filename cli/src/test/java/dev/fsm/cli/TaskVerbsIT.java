@@ -106,6 +106,9 @@ class TaskVerbsIT {
     Instant due = Instant.parse(task.get("due").asText());
     assertThat(due).isBetween(Instant.now().plus(Duration.ofMinutes(55)),
         Instant.now().plus(Duration.ofMinutes(61)));
+    assertThat(task.get("status").asText()).as("its action may not run yet")
+        .isEqualTo("sleeping");
+    assertThat(r.err()).endsWith(" in state pay, sleeping\n");
     assertThat(shown.get(2).get("due").asText()).isEqualTo("2030-01-31T09:00:00Z");
 
     FsmJar.Result taken = fsm("start", "approval", "--id", "a1");

@@ -45,7 +45,16 @@ public final class Step {
     Instant from = at == null || at.isBefore(now) ? now : at;
     Task blank = new Task(id, machine.name(), version, machine.initial(), TaskStatus.RUNNABLE,
         context == null ? Contexts.EMPTY : context, 0, List.of(), now, now, null, from, null);
-    return arrive(blank, machine.state(machine.initial()).orElseThrow(), from);
+    State initial = machine.state(machine.initial()).orElseThrow();
+    Task started = arrive(blank, initial, from);
+    if (from.isAfter(now) && initial.behavior() instanceof Behavior.Run) {
+      // Its action may not run yet: sleeping until then, as `send ID sleep --until` would make
+      // it, so `send ID run` starts it now.
+      return copy(started, started.state(), TaskStatus.SLEEPING, started.context(),
+          started.attempt(), started.errors(), started.stateEntered(), started.lastAttempt(),
+          started.due(), null);
+    }
+    return started;
   }
 
   /**

@@ -55,9 +55,14 @@ class StepTest {
     assertThat(t.status()).isEqualTo(TaskStatus.RUNNABLE);
     assertThat(t.due()).isEqualTo(T0);
     assertThat(t.context()).isEqualTo("{}");
-    assertThat(Step.start(ORDER, "v1", "t2", "{\"a\":1}", T0.plusSeconds(60), T0).due())
-        .isEqualTo(T0.plusSeconds(60));
-    assertThat(Step.start(ORDER, "v1", "t3", null, T0.minusSeconds(60), T0).due()).isEqualTo(T0);
+    Task later = Step.start(ORDER, "v1", "t2", "{\"a\":1}", T0.plusSeconds(60), T0);
+    assertThat(later.due()).isEqualTo(T0.plusSeconds(60));
+    assertThat(later.status()).as("its action may not run now").isEqualTo(TaskStatus.SLEEPING);
+    Task past = Step.start(ORDER, "v1", "t3", null, T0.minusSeconds(60), T0);
+    assertThat(past.due()).isEqualTo(T0);
+    assertThat(past.status()).isEqualTo(TaskStatus.RUNNABLE);
+    assertThat(Step.start(ORDER, "v1", "t4", null, T0, T0).status())
+        .isEqualTo(TaskStatus.RUNNABLE);
   }
 
   @Test
