@@ -40,7 +40,7 @@ record SyntaxError(Position at, String message, String hint) {
           + (quote == '"' ? "\\\"" : "''"));
     }
     if (context.startsWith("while parsing a flow") && contextMark != null) {
-      return flow(problemMark, contextMark, lines);
+      return flow(problem, problemMark, contextMark, text, lines);
     }
     if (context.startsWith("while scanning a simple key") && contextMark != null) {
       return missingColon(contextMark.getLine(), lines);
@@ -62,11 +62,19 @@ record SyntaxError(Position at, String message, String hint) {
         + " spaces only" : "a tab where YAML expects a value", "replace the tab with spaces");
   }
 
-  private static SyntaxError flow(Mark problem, Mark open, List<String> lines) {
+  private static SyntaxError flow(String problem, Mark problemMark, Mark contextMark,
+      String text, List<String> lines) {
+    // When the file ends inside a bracket, SnakeYAML may point at the end instead of the bracket.
+    boolean atEnd = problem.contains("<stream end>");
+    Mark unclosed = atEnd ? UnclosedBracket.innermost(text) : null;
+    Mark open = unclosed != null ? unclosed : contextMark;
     char bracket = charAt(lines, open);
+    if (bracket != '[' && bracket != '{') {
+      return null;
+    }
     char close = bracket == '[' ? ']' : '}';
-    if (problem != null && problem.getLine() == open.getLine()) {
-      return new SyntaxError(at(problem), "expected `,` or `" + close + "` in the `" + bracket
+    if (!atEnd && problemMark != null && problemMark.getLine() == open.getLine()) {
+      return new SyntaxError(at(problemMark), "expected `,` or `" + close + "` in the `" + bracket
           + "` opened at column " + (open.getColumn() + 1), "separate its items with commas");
     }
     return new SyntaxError(at(open), "the `" + bracket + "` opened here is never closed",

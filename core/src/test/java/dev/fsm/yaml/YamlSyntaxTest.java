@@ -128,6 +128,32 @@ class YamlSyntaxTest {
   }
 
   @Test
+  void aBraceLeftOpenAtTheEndOfTheFileIsShownWhereItOpens() {
+    assertThat(errors("machine: order\nstates: {\n")).containsExactly("machines/order.yaml:2:9:"
+        + " error: the `{` opened here is never closed (close it with `}` on the same line, or"
+        + " write its items as indented lines)");
+  }
+
+  @Test
+  void aBracketLeftOpenAtTheEndOfTheFileIsShownWhereItOpens() {
+    String neverClosed = " error: the `[` opened here is never closed (close it with `]` on the"
+        + " same line, or write its items as indented lines)";
+    assertThat(errors("machine: order\nstates: [\n"))
+        .containsExactly("machines/order.yaml:2:9:" + neverClosed);
+    assertThat(errors("machine: [\n")).containsExactly("machines/order.yaml:1:10:" + neverClosed);
+    assertThat(errors("machine: order\nstates:\n  a: [\n"))
+        .containsExactly("machines/order.yaml:3:6:" + neverClosed);
+  }
+
+  @Test
+  void aBracketLeftOpenAfterItsItemsAtTheEndOfTheFile() {
+    assertThat(errors("machine: order\nstates: {done: {final: completed}, a: [b, {c: d"))
+        .containsExactly("machines/order.yaml:2:43: error: the `{` opened here is never"
+            + " closed (close it with `}` on the same line, or write its items as indented"
+            + " lines)");
+  }
+
+  @Test
   void aColonInsideAValue() {
     assertThat(errors("""
         machine: order
