@@ -8,13 +8,18 @@ import dev.fsm.model.Machine;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.validate.FileReport;
 import dev.fsm.validate.Validator;
+import dev.fsm.yaml.MachineDraft;
 import dev.fsm.yaml.MachineReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** Finds a machine's file by name in the machines folder (or by path) and reads it, validated. */
@@ -22,6 +27,12 @@ public final class MachineFiles {
 
   /** A machine file that passed validation: where it is, its text, and the machine it defines. */
   public record Checked(Path file, String text, Machine machine) {}
+
+  /**
+   * What a folder's files define: machines by name, and the drafts of the files that name no
+   * machine because they could not be read (a YAML syntax error, no {@code machine:}).
+   */
+  private record Scan(Map<String, Path> machines, List<MachineDraft> unnamed) {}
 
   private MachineFiles() {}
 
@@ -45,7 +56,8 @@ public final class MachineFiles {
    * @throws FsmException when no file defines the machine, or the file is not valid
    */
   public static Checked read(String nameOrPath, Path folder, PrintWriter err, Style style) {
-    Path file = looksLikePath(nameOrPath) ? Path.of(nameOrPath) : find(nameOrPath, folder);
+    Path file = looksLikePath(nameOrPath) ? Path.of(nameOrPath)
+        : find(nameOrPath, folder, err, style);
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
@@ -54,11 +66,7 @@ public final class MachineFiles {
     }
     FileReport report = Validator.check(file, text);
     if (report.machine().isEmpty()) {
-      for (Diagnostic d : report.diagnostics()) {
-        err.println(style.bold(d.file() + ":" + d.position().line() + ":"
-            + d.position().column() + ":") + " "
-            + (d.isError() ? style.error("error:") : style.warning("warning:")) + " " + d.text());
-      }
+      print(report.diagnostics(), err, style);
       throw new FsmException("machine file " + file + " is not valid; fix the errors above"
           + " (`fsm validate " + file + "` checks it again)");
     }
@@ -67,19 +75,41 @@ public final class MachineFiles {
 
   /** Every machine file in the folder by machine name; empty when the folder does not exist. */
   public static Map<String, Path> inFolder(Path folder) {
+    return scan(folder).machines();
+  }
+
+  private static Scan scan(Path folder) {
     Map<String, Path> found = new TreeMap<>();
+    List<MachineDraft> unnamed = new ArrayList<>();
     if (!Files.isDirectory(folder)) {
-      return found;
+      return new Scan(found, unnamed);
     }
     try {
       for (Path file : Validator.machineFiles(folder)) {
-        MachineReader.read(file).machine().filter(m -> !m.name().isEmpty())
-            .ifPresent(m -> found.putIfAbsent(m.name(), file));
+        MachineDraft draft = MachineReader.read(file);
+        Optional<String> name = nameOf(draft);
+        if (name.isPresent()) {
+          found.putIfAbsent(name.get(), file);
+        } else {
+          unnamed.add(draft);
+        }
       }
     } catch (FsmException e) {
       // A folder without machine files holds no machines.
     }
-    return found;
+    return new Scan(found, unnamed);
+  }
+
+  private static Optional<String> nameOf(MachineDraft draft) {
+    return draft.machine().map(Machine::name).filter(n -> !n.isEmpty());
+  }
+
+  private static void print(List<Diagnostic> diagnostics, PrintWriter err, Style style) {
+    for (Diagnostic d : diagnostics) {
+      err.println(style.bold(d.file() + ":" + d.position().line() + ":"
+          + d.position().column() + ":") + " "
+          + (d.isError() ? style.error("error:") : style.warning("warning:")) + " " + d.text());
+    }
   }
 
   private static boolean looksLikePath(String nameOrPath) {
@@ -87,12 +117,14 @@ public final class MachineFiles {
         || nameOrPath.endsWith(".yml");
   }
 
-  private static Path find(String name, Path folder) {
+  private static Path find(String name, Path folder, PrintWriter err, Style style) {
     // The usual layout first (order.yaml defines order), so a start need not read every file.
+    // A file of that name that names no machine (it cannot be read) is the one meant: read()
+    // then shows its errors, as for any other invalid machine.
     for (String ext : new String[] {".yaml", ".yml"}) {
       Path guess = folder.resolve(name + ext);
-      if (Files.isRegularFile(guess) && MachineReader.read(guess).machine()
-          .map(m -> m.name().equals(name)).orElse(false)) {
+      if (Files.isRegularFile(guess)
+          && nameOf(MachineReader.read(guess)).map(name::equals).orElse(true)) {
         return guess;
       }
     }
@@ -101,15 +133,34 @@ public final class MachineFiles {
           + "` in; name its file (fsm start path/to/" + name + ".yaml), or choose the folder"
           + " with --machines DIR or $FSM_MACHINES");
     }
-    Map<String, Path> machines = inFolder(folder);
-    Path file = machines.get(name);
+    Scan scan = scan(folder);
+    Path file = scan.machines().get(name);
     if (file == null) {
-      String hint = DidYouMean.hint(name, machines.keySet());
-      throw new FsmException("no machine `" + name + "` in machines folder " + folder
-          + (hint != null ? "; " + hint
-              : machines.isEmpty() ? " (it has no machine files)"
-                  : "; it has: " + String.join(", ", machines.keySet())));
+      throw missing(name, folder, scan, err, style);
     }
     return file;
+  }
+
+  /** The refusal of a name that no file in the folder defines, after the unread files' errors. */
+  private static FsmException missing(String name, Path folder, Scan scan, PrintWriter err,
+      Style style) {
+    Set<String> names = scan.machines().keySet();
+    String hint = DidYouMean.hint(name, names);
+    String message = "no machine `" + name + "` in machines folder " + folder;
+    if (hint != null) {
+      message += "; " + hint;
+    } else if (!names.isEmpty()) {
+      message += "; it has: " + String.join(", ", names);
+    } else if (scan.unnamed().isEmpty()) {
+      message += " (it has no machine files)";
+    }
+    if (!scan.unnamed().isEmpty()) {
+      // Any of them may define the machine asked for, so their errors are shown, not hidden.
+      scan.unnamed().forEach(d -> print(d.diagnostics(), err, style));
+      message += "; " + (scan.unnamed().size() == 1 ? "the file above is" : "the files above are")
+          + " not valid and may define it (`fsm validate " + folder + "` checks the folder"
+          + " again)";
+    }
+    return new FsmException(message);
   }
 }
