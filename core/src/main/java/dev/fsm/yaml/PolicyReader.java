@@ -1,5 +1,6 @@
 package dev.fsm.yaml;
 
+import dev.fsm.diagnostic.Position;
 import dev.fsm.diagnostic.Problems;
 import dev.fsm.model.Backoff;
 import dev.fsm.model.RetryPolicy;
@@ -73,37 +74,40 @@ final class PolicyReader {
     }
     Mapping m = Mapping.of(mappingNode.get(), problems, "in `backoff` " + where);
     m.rejectUnknown(BACKOFF_KEYS, problems, "in `backoff` " + where);
+    int before = problems.all().size();
     if (!m.has("initial")) {
       problems.error(YamlFile.at(node), "`backoff` " + where + " needs `initial`",
           "for example {initial: 1s, max: 5m, multiplier: 2, jitter: 0.2}");
-      return Optional.empty();
     }
-    int before = problems.all().size();
-    Duration initial = m.get("initial")
-        .flatMap(e -> Scalars.duration(e.value(), problems, "backoff `initial` " + where, true))
-        .orElse(Duration.ZERO);
+    Optional<Duration> initial = m.get("initial")
+        .flatMap(e -> Scalars.duration(e.value(), problems, "backoff `initial` " + where, true));
     Optional<Duration> max = m.get("max")
         .flatMap(e -> Scalars.duration(e.value(), problems, "backoff `max` " + where, true));
-    double multiplier = m.get("multiplier")
-        .flatMap(e -> Scalars.decimal(e.value(), problems, "backoff `multiplier` " + where))
-        .orElse(2.0);
-    double jitter = m.get("jitter")
-        .flatMap(e -> Scalars.decimal(e.value(), problems, "backoff `jitter` " + where))
-        .orElse(0.0);
+    Optional<Double> multiplier = m.get("multiplier")
+        .flatMap(e -> Scalars.decimal(e.value(), problems, "backoff `multiplier` " + where));
+    Optional<Double> jitter = m.get("jitter")
+        .flatMap(e -> Scalars.decimal(e.value(), problems, "backoff `jitter` " + where));
+    // Backoff's rules, each checked here so that every one broken is reported, not the first;
+    // a decimal is never negative.
+    if (initial.isPresent() && max.isPresent() && max.get().compareTo(initial.get()) < 0) {
+      problems.error(valueAt(m, "max"), "backoff max must not be shorter than initial " + where);
+    }
+    if (multiplier.isPresent() && multiplier.get() < 1) {
+      problems.error(valueAt(m, "multiplier"), "backoff multiplier must be at least 1 " + where);
+    }
+    if (jitter.isPresent() && jitter.get() > 1) {
+      problems.error(valueAt(m, "jitter"), "backoff jitter must be between 0 and 1 " + where);
+    }
     if (problems.all().size() > before) {
       return Optional.empty();
     }
-    Duration cap = max.orElse(initial.compareTo(Duration.ofHours(1)) > 0 ? initial
+    Duration cap = max.orElse(initial.get().compareTo(Duration.ofHours(1)) > 0 ? initial.get()
         : Duration.ofHours(1));
-    try {
-      return Optional.of(new Backoff(initial, cap, multiplier, jitter));
-    } catch (IllegalArgumentException e) {
-      // Point at the setting that breaks the rule, in the order Backoff checks them.
-      String culprit = cap.compareTo(initial) < 0 ? "max" : multiplier < 1 ? "multiplier"
-          : "jitter";
-      Node at = m.get(culprit).map(Mapping.Entry::value).orElse(node);
-      problems.error(YamlFile.at(at), e.getMessage() + " " + where);
-      return Optional.empty();
-    }
+    return Optional.of(new Backoff(initial.get(), cap, multiplier.orElse(2.0),
+        jitter.orElse(0.0)));
+  }
+
+  private static Position valueAt(Mapping m, String key) {
+    return m.get(key).orElseThrow().valueAt();
   }
 }

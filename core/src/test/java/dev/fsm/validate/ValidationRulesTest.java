@@ -984,6 +984,49 @@ class ValidationRulesTest {
     }
 
     @Test
+    void everyBrokenBackoffRuleIsReported() {
+      assertThat(lines("""
+          machine: a
+          states:
+            s:
+              run: builtin:noop
+              retry: {max_errors: 3, window: 1h, backoff: {initial: 1s, max: 5m, multiplier: 0.5, jitter: 3}}
+              on: {ok: e}
+            e: {final: completed}
+          """)).containsExactly(
+          "m.yaml:5:84: error: backoff multiplier must be at least 1 in state `s`",
+          "m.yaml:5:97: error: backoff jitter must be between 0 and 1 in state `s`");
+      assertThat(lines("""
+          machine: a
+          defaults:
+            retry:
+              backoff: {initial: 10m, max: 5m, multiplier: 0.5, jitter: 3}
+          states:
+            s: {final: completed}
+          """)).containsExactly(
+          "m.yaml:4:34: error: backoff max must not be shorter than initial in `defaults`",
+          "m.yaml:4:50: error: backoff multiplier must be at least 1 in `defaults`",
+          "m.yaml:4:63: error: backoff jitter must be between 0 and 1 in `defaults`");
+    }
+
+    @Test
+    void backoffRulesAreCheckedBesideOtherBackoffProblems() {
+      assertThat(lines("""
+          machine: a
+          defaults:
+            retry: {max_errors: 0, backoff: {max: 5m, multiplier: 0.5, jitter: x}}
+          states:
+            s: {final: completed}
+          """)).containsExactly(
+          "m.yaml:3:23: error: `max_errors` in `defaults` must be a whole number of 1 or more,"
+              + " found `0`",
+          "m.yaml:3:35: error: `backoff` in `defaults` needs `initial` (for example {initial:"
+              + " 1s, max: 5m, multiplier: 2, jitter: 0.2})",
+          "m.yaml:3:57: error: backoff multiplier must be at least 1 in `defaults`",
+          "m.yaml:3:70: error: backoff `jitter` in `defaults` must be a number, found `x`");
+    }
+
+    @Test
     void backoffNumbersMustBeNumbers() {
       assertThat(lines("""
           machine: a
