@@ -1,9 +1,9 @@
 package dev.fsm.engine;
 
 import dev.fsm.FsmException;
+import dev.fsm.task.TaskIdRule;
 import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.regex.Pattern;
 
 /**
  * Generates task ids that sort by creation time: ULIDs (26 characters of Crockford base32, 48 bits
@@ -12,7 +12,6 @@ import java.util.regex.Pattern;
  */
 public final class TaskIds {
 
-  private static final Pattern GIVEN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}");
   private static final char[] ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".toCharArray();
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -29,10 +28,9 @@ public final class TaskIds {
    * @throws FsmException naming the id (shortened when long) and the rule
    */
   public static String checked(String id) {
-    if (!GIVEN.matcher(id).matches()) {
-      String shown = id.length() <= 40 ? id : id.substring(0, 37) + "...";
-      throw new FsmException("task id `" + shown + "` is not allowed: use 1 to 128 letters,"
-          + " digits and . _ : @ -, starting with a letter or digit");
+    if (!TaskIdRule.allows(id)) {
+      throw new FsmException("task id `" + TaskIdRule.shown(id) + "` is not allowed: "
+          + TaskIdRule.WORDS);
     }
     return id;
   }

@@ -9,6 +9,7 @@ import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskHistory;
+import dev.fsm.task.TaskIdRule;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.io.IOException;
@@ -183,6 +184,11 @@ public final class TransferReader implements AutoCloseable {
 
   private TaskHistory task(LineFields f) {
     String id = nonEmpty(f, "id");
+    if (!TaskIdRule.allows(id)) {
+      // No start could have made it; a later ls or send could not name it either.
+      throw new LineFields.Malformed("task id `" + TaskIdRule.shown(id) + "` is not allowed: "
+          + TaskIdRule.WORDS);
+    }
     try {
       String machine = nonEmpty(f, "machine");
       String version = nonEmpty(f, "version");

@@ -121,6 +121,12 @@ class TransferReaderTest {
         + " \"tusk\" (this fsm knows header, machine_version, task and end)");
     refused(GOOD.replace(t, t + "\n" + VERSION), "dump.jsonl line 4: a machine_version line"
         + " after task lines; every machine version comes before the tasks");
+    refused(GOOD.replace(t, task("bad id!")), "dump.jsonl line 3: task id `bad id!` is not"
+        + " allowed: use 1 to 128 letters, digits and . _ : @ -, starting with a letter or"
+        + " digit");
+    refused(GOOD.replace(t, task("a\\nb")), "dump.jsonl line 3: task id `a\\nb` is not"
+        + " allowed: use 1 to 128 letters, digits and . _ : @ -, starting with a letter or"
+        + " digit");
     refused(GOOD.replace(t, task("t2") + "\n" + task("t1")), "dump.jsonl line 4: task `t1`"
         + " after task `t2`: tasks come in id order");
     refused(GOOD + "\n", "dump.jsonl line 5: a line after the end line; the file was changed"
