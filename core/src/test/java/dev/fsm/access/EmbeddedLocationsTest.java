@@ -52,6 +52,22 @@ class EmbeddedLocationsTest {
   }
 
   @Test
+  void aStoreThatLostItsJournalFolderIsSaidToBeDamagedNotMissing() throws Exception {
+    Path store = Files.createDirectories(dir.resolve("store"));
+    Files.writeString(store.resolve("index.clean"), "x");
+    String lost = "the store at " + store + " has lost its journal folder ("
+        + store.resolve("journal") + " is missing) but still has its index, so its records are"
+        + " missing. fsm changed nothing; run `fsm store repair --store " + store + "` to keep"
+        + " every record that can be proven and report exactly what is lost, or restore the"
+        + " store folder from a backup";
+    assertThatThrownBy(() -> access.locate(store.toString(), StorePurpose.READ, "fsm ls", false))
+        .isExactlyInstanceOf(FsmException.class).hasMessage(lost);
+    assertThatThrownBy(() -> access.locate(store.toString(), StorePurpose.CHECK,
+        "fsm store check", false)).isExactlyInstanceOf(FsmException.class).hasMessage(lost);
+    assertThat(Files.exists(store.resolve("journal"))).isFalse();
+  }
+
+  @Test
   void aStoreVerbRefusesWhatIsNotAStoreFolder() throws Exception {
     Path none = dir.resolve("none");
     assertThatThrownBy(() -> access.locate(none.toString(), StorePurpose.CHECK,

@@ -53,12 +53,15 @@ public final class EmbeddedStoreKind implements StoreKind {
       // Checking a folder must never create a store in it.
       existingFolder(folder);
       if (!StoreCheck.holdsStore(folder)) {
-        throw noStore(folder);
+        throw StoreCheck.lostJournal(folder) ? journalLost(folder) : noStore(folder);
       }
       return;
     }
     if (Files.exists(folder) && !Files.isDirectory(folder)) {
       throw new FsmException("--store " + folder + " is a file, not a store folder");
+    }
+    if (!create && !exists(location) && StoreCheck.lostJournal(folder)) {
+      throw journalLost(folder);
     }
     if (!create && !exists(location)) {
       throw new FsmException("no fsm store at " + folder + "; start a task there first with"
@@ -98,7 +101,8 @@ public final class EmbeddedStoreKind implements StoreKind {
   public RepairReport repair(StoreLocation location, EmbeddedStoreOptions options, Instant now) {
     Path folder = folder(location);
     existingFolder(folder);
-    if (!StoreCheck.holdsStore(folder) && !StoreRepair.interrupted(folder)) {
+    if (!StoreCheck.holdsStore(folder) && !StoreCheck.lostJournal(folder)
+        && !StoreRepair.interrupted(folder)) {
       throw noStore(folder);
     }
     return StoreRepair.run(folder, options, now);
@@ -122,6 +126,15 @@ public final class EmbeddedStoreKind implements StoreKind {
           ? " (it is a file)" : "") + "; name an existing store with --store PATH or"
           + " $FSM_STORE");
     }
+  }
+
+  /** A store whose index is there and whose journal folder, the truth, is gone. */
+  private static FsmException journalLost(Path folder) {
+    return new FsmException("the store at " + folder + " has lost its journal folder ("
+        + folder.resolve("journal") + " is missing) but still has its index, so its records"
+        + " are missing. fsm changed nothing; run `fsm store repair --store " + folder
+        + "` to keep every record that can be proven and report exactly what is lost, or"
+        + " restore the store folder from a backup");
   }
 
   private static FsmException noStore(Path folder) {

@@ -3,7 +3,9 @@ package dev.fsm.store.embedded;
 import dev.fsm.FsmException;
 import dev.fsm.store.embedded.check.IndexCheck;
 import dev.fsm.store.embedded.check.StoreCheckReport;
+import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.recovery.CleanMarker;
 import dev.fsm.store.embedded.recovery.RebuildProgress;
 import dev.fsm.store.embedded.recovery.TimeBound;
 import java.nio.file.Files;
@@ -35,6 +37,15 @@ public final class StoreCheck {
   /** True when {@code folder} holds an embedded store (its journal), without creating one. */
   public static boolean holdsStore(Path folder) {
     return Files.isDirectory(folder.resolve(Journal.FOLDER));
+  }
+
+  /**
+   * True when the folder held a store (its index or its clean mark is there) whose journal
+   * folder has gone: a damaged store to repair, not an empty folder.
+   */
+  public static boolean lostJournal(Path folder) {
+    return !holdsStore(folder) && (Files.exists(folder.resolve(CleanMarker.FILE))
+        || Files.exists(folder.resolve(TaskIndex.FILE)));
   }
 
   /**

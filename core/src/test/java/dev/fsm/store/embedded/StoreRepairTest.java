@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.StoreLocation;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
+import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalDamagedException;
 import dev.fsm.store.embedded.journal.JournalSalvage;
 import dev.fsm.store.embedded.journal.SnapshotFile;
@@ -26,6 +28,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -226,6 +229,28 @@ class StoreRepairTest {
     assertThat(r.lines().subList(0, 2)).containsExactly(
         "store " + store + ": journal records missing",
         "  missing: journal record 15 (the clean index holds what it did)");
+    assertThat(r.nothingLost()).isTrue();
+    try (EmbeddedStore s = EmbeddedStore.open(store)) {
+      assertThat(read(s)).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void aLostJournalFolderIsRepairedFromTheCleanIndexThroughTheStoreKind() throws IOException {
+    Path store = dir.resolve("store");
+    Map<String, List<Transition>> before;
+    try (EmbeddedStore s = EmbeddedStore.open(store)) {
+      fill(s);
+      before = read(s);
+    }
+    try (var files = Files.walk(store.resolve(Journal.FOLDER))) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    RepairReport r = EmbeddedStoreKind.INSTANCE.repair(
+        new StoreLocation.Folder(store), EmbeddedStoreOptions.defaults(), NOW);
+    assertThat(r.lostRecords()).isEmpty();
     assertThat(r.nothingLost()).isTrue();
     try (EmbeddedStore s = EmbeddedStore.open(store)) {
       assertThat(read(s)).isEqualTo(before);
