@@ -74,8 +74,18 @@ class ListingIT {
     assertThat(ids(store().ok("ls", "--status", "runnable", "--status", "waiting").out()))
         .containsExactly("w1", "r1");
 
-    // Commands still see it as runnable: pause is allowed, and it shows paused after.
-    assertThat(store().ok("send", "w1", "pause").out()).contains("runnable -> paused");
+    // Commands still see it as runnable (pause is allowed), and it shows paused after; the
+    // confirmation, like start's line and send's JSON, shows it as everything else does.
+    assertThat(store().json("send", "r1", "sleep", "--until", "1h").get("status").asText())
+        .isEqualTo("sleeping");
+    assertThat(store().ok("send", "r1", "run").out()).isEqualTo("r1: run sent; sleeping ->"
+        + " runnable\n");
+    assertThat(store().ok("start", "sign", "--id", "w2").err()).endsWith(", waiting\n");
+    assertThat(store().json("send", "w2", "checkpoint").get("status").asText())
+        .isEqualTo("waiting");
+    store().ok("send", "w2", "kill");
+    assertThat(store().ok("send", "w1", "pause").out()).isEqualTo("w1: pause sent; waiting ->"
+        + " paused\n");
     assertThat(ids(store().ok("ls", "--status", "paused", "--status", "runnable").out()))
         .containsExactly("w1", "r1");
     FsmJar.Result none = store().run("ls", "--status", "waiting");

@@ -77,7 +77,7 @@ class TaskVerbsIT {
     String id = started.out().strip();
     assertThat(id).matches("[0-9A-Z]{26}");
     assertThat(started.err()).matches("started task " + id + " of approval v1 \\([0-9a-f]{12}\\)"
-        + " in state review, runnable\n");
+        + " in state review, waiting\n");
 
     FsmJar.Result shown = ok("show", id);
     assertThat(shown.out()).contains("task      " + id + "\n", "status    waiting\n",
@@ -216,7 +216,7 @@ class TaskVerbsIT {
   void sendMovesStatusesByTheTableAndRefusesTheRest() {
     ok("start", "approval", "--id", "a1");
     assertThat(ok("send", "a1", "pause", "--reason", "on hold").out())
-        .isEqualTo("a1: pause sent; runnable -> paused\n");
+        .isEqualTo("a1: pause sent; waiting -> paused\n");
 
     FsmJar.Result refused = fsm("send", "a1", "complete");
     assertThat(refused.exit()).isEqualTo(1);

@@ -66,7 +66,7 @@ public final class FastSend {
       SentCommand sent = SentCommand.send(control, words.get(0), words.get(1), command.get(),
           SendOptions.of(wake, reason));
       if (global.json()) {
-        JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
+        JsonDocument.print(out, sent::json);
       } else {
         out.println(sent.line());
       }

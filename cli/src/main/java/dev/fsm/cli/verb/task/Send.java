@@ -125,7 +125,7 @@ public final class Send implements Callable<Integer> {
       }
       SentCommand sent = SentCommand.send(control, words.get(0), typed, command, options);
       if (global.json()) {
-        JsonDocument.print(out, g -> TaskJson.task(g, sent.after()));
+        JsonDocument.print(out, sent::json);
       } else {
         out.println(sent.line());
       }

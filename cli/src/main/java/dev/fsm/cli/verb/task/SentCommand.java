@@ -1,18 +1,26 @@
 package dev.fsm.cli.verb.task;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.fsm.cli.common.TaskIdPrefix;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.SendOptions;
 import dev.fsm.task.Command;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
+import java.io.IOException;
 
 /**
  * A command sent to one task, with the task before and after; shared by both send routes.
  *
  * @param word what the user sent, as they typed it (e.g. {@code resume}, {@code pause
  *     --after-step})
+ * @param beforeShown the status the task showed before ({@code waiting} for a runnable task
+ *     awaiting a signal), as ls shows it
+ * @param afterShown the status it shows after
  */
-record SentCommand(String word, Task before, Task after) {
+record SentCommand(String word, Task before, Task after, ShownStatus beforeShown,
+    ShownStatus afterShown) {
 
   /**
    * Sends {@code command} to the task {@code typedId} names (its id or a unique start of it).
@@ -26,7 +34,14 @@ record SentCommand(String word, Task before, Task after) {
     SendOptions named = typed.equals(command.word()) ? options : new SendOptions(
         options.until(), options.reason(), options.to(), options.afterStep(), typed);
     Task after = control.send(before.id(), command, named);
-    return new SentCommand(options.afterStep() ? typed + " --after-step" : typed, before, after);
+    ShownStatuses shown = new ShownStatuses(control::versions);
+    return new SentCommand(options.afterStep() ? typed + " --after-step" : typed, before, after,
+        shown.of(before), shown.of(after));
+  }
+
+  /** The task after the command, as JSON. */
+  void json(JsonGenerator g) throws IOException {
+    TaskJson.task(g, after, afterShown);
   }
 
   /**
@@ -37,10 +52,10 @@ record SentCommand(String word, Task before, Task after) {
   String line() {
     String head = after.id() + ": " + word + " sent; ";
     if (after.pausing() != null) {
-      return head + "still " + after.status().word() + ", pausing after the running step";
+      return head + "still " + afterShown.word() + ", pausing after the running step";
     }
-    return head + (before.status() == after.status()
-        ? "still " + after.status().word()
-        : before.status().word() + " -> " + after.status().word());
+    return head + (beforeShown == afterShown
+        ? "still " + afterShown.word()
+        : beforeShown.word() + " -> " + afterShown.word());
   }
 }

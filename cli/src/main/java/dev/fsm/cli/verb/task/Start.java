@@ -6,17 +6,21 @@ import dev.fsm.cli.common.MachineFiles;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.Style;
 import dev.fsm.cli.terminal.Tty;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
+import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -102,13 +106,14 @@ public final class Start implements Callable<Integer> {
     NewTask task = new NewTask(id, ContextArgument.read(context), at);
     try (Operations control = TaskAccess.open(global, "fsm start", true)) {
       Task started = control.start(source, List.of(task)).get(0);
+      ShownStatus shown = new ShownStatuses(control::versions).of(started);
       if (global.json()) {
-        JsonDocument.print(out, g -> TaskJson.task(g, started));
+        JsonDocument.print(out, g -> TaskJson.task(g, started, shown));
       } else {
         out.println(started.id());
       }
       err.println("started task " + started.id() + " of " + TaskText.version(control, started)
-          + " in state " + started.state() + ", " + started.status().word());
+          + " in state " + started.state() + ", " + shown.word());
     }
     return ExitCodes.OK;
   }
@@ -125,14 +130,18 @@ public final class Start implements Callable<Integer> {
       PrintWriter out, PrintWriter err, long began) {
     long total = file.check(err);
     List<Task> json = new ArrayList<>();
+    // Read while the store is open, for the JSON printed after it closes.
+    Map<Task, ShownStatus> shown = new HashMap<>();
     long[] started = {0};
     boolean terminal = Tty.stdout();
     boolean ids = !global.json() && (printIds || !terminal);
     try (Operations control = TaskAccess.open(global, "fsm start", true)) {
+      ShownStatuses statuses = new ShownStatuses(control::versions);
       file.start(control, source, total, err, ids, tasks -> {
         for (Task t : tasks) {
           if (global.json()) {
             json.add(t);
+            shown.put(t, statuses.of(t));
           } else if (ids) {
             out.println(t.id());
           }
@@ -143,12 +152,12 @@ public final class Start implements Callable<Integer> {
     } catch (RuntimeException e) {
       if (global.json() && started[0] > 0) {
         // Still one document when a chunk failed: the tasks that were started.
-        JsonDocument.print(out, g -> TaskJson.tasks(g, json));
+        JsonDocument.print(out, g -> TaskJson.tasks(g, json, shown::get));
       }
       throw e;
     }
     if (global.json()) {
-      JsonDocument.print(out, g -> TaskJson.tasks(g, json));
+      JsonDocument.print(out, g -> TaskJson.tasks(g, json, shown::get));
     }
     String summary = "started " + TaskText.tasks(started[0]) + " of " + source.name()
         + " from " + file.name();

@@ -36,21 +36,11 @@ final class TaskJson {
 
   private TaskJson() {}
 
-  /** A task: its snapshot, with the context as a JSON object. */
-  static void task(JsonGenerator g, Task t) throws IOException {
-    task(g, t, ShownStatus.of(t.status(), false));
-  }
-
   /** A task showing the status given ({@code waiting} for a runnable task awaiting a signal). */
   static void task(JsonGenerator g, Task t, ShownStatus shown) throws IOException {
     g.writeStartObject();
     taskFields(g, t, shown);
     g.writeEndObject();
-  }
-
-  /** Tasks, in the order given. */
-  static void tasks(JsonGenerator g, List<Task> tasks) throws IOException {
-    tasks(g, tasks, t -> ShownStatus.of(t.status(), false));
   }
 
   /** Tasks, in the order given, each showing the status {@code shown} gives it. */
