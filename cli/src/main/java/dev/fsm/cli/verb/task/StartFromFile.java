@@ -11,6 +11,7 @@ import dev.fsm.task.Task;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
@@ -19,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -86,8 +86,9 @@ final class StartFromFile implements AutoCloseable {
       throw new FsmException("--from " + name + ": cannot make a temporary copy of it to read"
           + " (" + e.getMessage() + "); write it to a file and give that file");
     }
-    try (InputStream in = fromStdin ? stdin : Files.newInputStream(file)) {
-      Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+    try (InputStream in = fromStdin ? stdin : Files.newInputStream(file);
+        OutputStream out = Files.newOutputStream(copy)) {
+      copyLines(in, out);
     } catch (IOException e) {
       deleteQuietly(copy);
       throw new FsmException("--from " + name + ": cannot read it: " + e.getMessage()
@@ -95,6 +96,27 @@ final class StartFromFile implements AutoCloseable {
               ? " (the temporary copy filled the disk of " + copy.getParent() + ")" : ""));
     }
     return new StartFromFile(name, copy, true, clock);
+  }
+
+  /**
+   * Copies a stream, stopping once a line is surely longer than a line may be (at 4 bytes a
+   * character), so that the check reports that line instead of {@code /dev/zero} filling a disk.
+   */
+  private static void copyLines(InputStream in, OutputStream out) throws IOException {
+    long limit = 4L * Contexts.MAX_TEXT_BYTES + 4;
+    long lineBytes = 0;
+    byte[] buffer = new byte[65536];
+    for (int n; (n = in.read(buffer)) >= 0; ) {
+      int end = 0;
+      for (; end < n; end++) {
+        lineBytes = buffer[end] == '\n' ? 0 : lineBytes + 1;
+        if (lineBytes > limit) {
+          out.write(buffer, 0, end + 1);
+          return;
+        }
+      }
+      out.write(buffer, 0, n);
+    }
   }
 
   /** The file as the user named it: the path, or {@code stdin}. */
