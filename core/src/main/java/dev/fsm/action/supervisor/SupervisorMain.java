@@ -34,7 +34,9 @@ public final class SupervisorMain {
       System.exit(2);
     }
     String runner = "runner pid " + args[2];
-    Sweep sweep = new Sweep(args[0], Duration.ofMillis(Long.parseLong(args[1])));
+    String[] runnerStat = Proc.statFields(Proc.entry(Long.parseLong(args[2])));
+    Sweep sweep = new Sweep(args[0], Duration.ofMillis(Long.parseLong(args[1])),
+        runnerStat == null ? 0 : Long.parseLong(runnerStat[Proc.START_TIME]));
     // A dry run loads and runs the scan's code once, so the first real stop, on a busy machine,
     // does not pay for class loading when every millisecond before the lease's end counts.
     sweep.find();

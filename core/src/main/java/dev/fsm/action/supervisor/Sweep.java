@@ -27,12 +27,21 @@ final class Sweep {
   private final long self = ProcessHandle.current().pid();
 
   /**
+   * Only processes started since the runner can carry its mark; older ones (and their
+   * environments, which {@link Proc#marked} may read again when empty) are passed over.
+   */
+  private final long sinceTicks;
+
+  /**
    * @param mark the {@code NAME=VALUE} environment entry of the runner's programs
    * @param grace how long a process has between SIGTERM and SIGKILL
+   * @param sinceTicks the runner's start time in clock ticks since boot ({@link
+   *     Proc#START_TIME}); 0 when not known
    */
-  Sweep(String mark, Duration grace) {
+  Sweep(String mark, Duration grace, long sinceTicks) {
     this.mark = mark.getBytes(StandardCharsets.UTF_8);
     this.grace = grace;
+    this.sinceTicks = sinceTicks;
   }
 
   /** The live processes carrying the mark, zombies left out. */
@@ -46,8 +55,9 @@ final class Sweep {
       // signal through it reaches only that process, never a later one reusing the pid.
       Optional<ProcessHandle> handle = ProcessHandle.of(pid);
       Path entry = Proc.entry(pid);
-      if (handle.isPresent() && !Proc.ended(Proc.statFields(entry))
-          && Proc.marked(entry, mark)) {
+      String[] fields = Proc.statFields(entry);
+      if (handle.isPresent() && !Proc.ended(fields)
+          && Long.parseLong(fields[Proc.START_TIME]) >= sinceTicks && Proc.marked(entry, mark)) {
         found.add(handle.get());
       }
     }
