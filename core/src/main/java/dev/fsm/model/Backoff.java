@@ -1,6 +1,8 @@
 package dev.fsm.model;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The pause before retrying after an error: {@code initial * multiplier^(n-1)}, capped at {@code
@@ -9,15 +11,29 @@ import java.time.Duration;
 public record Backoff(Duration initial, Duration max, double multiplier, double jitter) {
 
   public Backoff {
-    if (initial.isNegative() || max.compareTo(initial) < 0) {
-      throw new IllegalArgumentException("backoff max must not be shorter than initial");
+    Map<String, String> broken = broken(initial, max, multiplier, jitter);
+    if (!broken.isEmpty()) {
+      throw new IllegalArgumentException(broken.values().iterator().next());
     }
-    if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-      throw new IllegalArgumentException("backoff multiplier must be at least 1");
+  }
+
+  /**
+   * Every rule these settings break, by the setting at fault ({@code max}, {@code multiplier},
+   * {@code jitter}), in that order; a null setting is not given and breaks none.
+   */
+  public static Map<String, String> broken(Duration initial, Duration max, Double multiplier,
+      Double jitter) {
+    Map<String, String> broken = new LinkedHashMap<>();
+    if (initial != null && (initial.isNegative() || max != null && max.compareTo(initial) < 0)) {
+      broken.put("max", "backoff max must not be shorter than initial");
     }
-    if (!(jitter >= 0.0 && jitter <= 1.0)) {
-      throw new IllegalArgumentException("backoff jitter must be between 0 and 1");
+    if (multiplier != null && (!(multiplier >= 1.0) || Double.isInfinite(multiplier))) {
+      broken.put("multiplier", "backoff multiplier must be at least 1");
     }
+    if (jitter != null && !(jitter >= 0.0 && jitter <= 1.0)) {
+      broken.put("jitter", "backoff jitter must be between 0 and 1");
+    }
+    return broken;
   }
 
   /** The same pause every time. */

@@ -1,6 +1,5 @@
 package dev.fsm.yaml;
 
-import dev.fsm.diagnostic.Position;
 import dev.fsm.diagnostic.Problems;
 import dev.fsm.model.Backoff;
 import dev.fsm.model.RetryPolicy;
@@ -87,17 +86,11 @@ final class PolicyReader {
         .flatMap(e -> Scalars.decimal(e.value(), problems, "backoff `multiplier` " + where));
     Optional<Double> jitter = m.get("jitter")
         .flatMap(e -> Scalars.decimal(e.value(), problems, "backoff `jitter` " + where));
-    // Backoff's rules, each checked here so that every one broken is reported, not the first;
-    // a decimal is never negative.
-    if (initial.isPresent() && max.isPresent() && max.get().compareTo(initial.get()) < 0) {
-      problems.error(valueAt(m, "max"), "backoff max must not be shorter than initial " + where);
-    }
-    if (multiplier.isPresent() && multiplier.get() < 1) {
-      problems.error(valueAt(m, "multiplier"), "backoff multiplier must be at least 1 " + where);
-    }
-    if (jitter.isPresent() && jitter.get() > 1) {
-      problems.error(valueAt(m, "jitter"), "backoff jitter must be between 0 and 1 " + where);
-    }
+    // Every rule broken is reported, not only the first, at the setting at fault.
+    Backoff.broken(initial.orElse(null), max.orElse(null), multiplier.orElse(null),
+        jitter.orElse(null)).forEach((setting, message) ->
+            problems.error(m.get(setting).map(Mapping.Entry::valueAt).orElse(YamlFile.at(node)),
+                message + " " + where));
     if (problems.all().size() > before) {
       return Optional.empty();
     }
@@ -105,9 +98,5 @@ final class PolicyReader {
         : Duration.ofHours(1));
     return Optional.of(new Backoff(initial.get(), cap, multiplier.orElse(2.0),
         jitter.orElse(0.0)));
-  }
-
-  private static Position valueAt(Mapping m, String key) {
-    return m.get(key).orElseThrow().valueAt();
   }
 }
