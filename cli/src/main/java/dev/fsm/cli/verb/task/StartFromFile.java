@@ -3,6 +3,7 @@ package dev.fsm.cli.verb.task;
 import dev.fsm.FsmException;
 import dev.fsm.cli.terminal.ProgressLine;
 import dev.fsm.engine.Contexts;
+import dev.fsm.files.DiskFailure;
 import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
@@ -91,9 +92,8 @@ final class StartFromFile implements AutoCloseable {
       copyLines(in, out);
     } catch (IOException e) {
       deleteQuietly(copy);
-      throw new FsmException("--from " + name + ": cannot read it: " + e.getMessage()
-          + (e.getMessage() != null && e.getMessage().contains("space")
-              ? " (the temporary copy filled the disk of " + copy.getParent() + ")" : ""));
+      // Reading the stream or writing its copy: a full disk is about the copy's.
+      throw DiskFailure.of(copy, "--from " + name + ": cannot copy it to read", e);
     }
     return new StartFromFile(name, copy, true, clock);
   }
@@ -107,8 +107,7 @@ final class StartFromFile implements AutoCloseable {
     long lineBytes = 0;
     byte[] buffer = new byte[65536];
     for (int n; (n = in.read(buffer)) >= 0; ) {
-      int end = 0;
-      for (; end < n; end++) {
+      for (int end = 0; end < n; end++) {
         lineBytes = buffer[end] == '\n' ? 0 : lineBytes + 1;
         if (lineBytes > limit) {
           out.write(buffer, 0, end + 1);
