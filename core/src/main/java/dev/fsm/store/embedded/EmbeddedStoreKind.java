@@ -7,6 +7,7 @@ import dev.fsm.store.StoreKind;
 import dev.fsm.store.StoreLocation;
 import dev.fsm.store.StoreOpenOptions;
 import dev.fsm.store.StorePurpose;
+import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.owner.StoreWaiting;
 import dev.fsm.store.embedded.repair.RepairReport;
 import java.nio.file.Files;
@@ -60,12 +61,10 @@ public final class EmbeddedStoreKind implements StoreKind {
     if (Files.exists(folder) && !Files.isDirectory(folder)) {
       throw new FsmException("--store " + folder + " is a file, not a store folder");
     }
-    if (!create && !exists(location) && StoreCheck.lostJournal(folder)) {
-      throw journalLost(folder);
-    }
     if (!create && !exists(location)) {
-      throw new FsmException("no fsm store at " + folder + "; start a task there first with"
-          + " `fsm start MACHINE`, or name a store with --store PATH or $FSM_STORE");
+      throw StoreCheck.lostJournal(folder) ? journalLost(folder) : new FsmException("no fsm"
+          + " store at " + folder + "; start a task there first with `fsm start MACHINE`, or"
+          + " name a store with --store PATH or $FSM_STORE");
     }
   }
 
@@ -131,7 +130,7 @@ public final class EmbeddedStoreKind implements StoreKind {
   /** A store whose index is there and whose journal folder, the truth, is gone. */
   private static FsmException journalLost(Path folder) {
     return new FsmException("the store at " + folder + " has lost its journal folder ("
-        + folder.resolve("journal") + " is missing) but still has its index, so its records"
+        + folder.resolve(Journal.FOLDER) + " is missing) but still has its index, so its records"
         + " are missing. fsm changed nothing; run `fsm store repair --store " + folder
         + "` to keep every record that can be proven and report exactly what is lost, or"
         + " restore the store folder from a backup");
