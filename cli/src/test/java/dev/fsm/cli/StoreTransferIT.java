@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -145,6 +146,43 @@ class StoreTransferIT {
         + " again; nothing was imported\n");
     assertThat(cut.out()).isEmpty();
     assertThat(dir.resolve("s3")).as("a bad file leaves no new store behind").doesNotExist();
+  }
+
+  @Test
+  void aStoreARunnerServesIsExportedThroughItWhileItWorks() throws Exception {
+    Files.createDirectories(dir.resolve("machines"));
+    Files.writeString(dir.resolve("machines/job.yaml"), V1);
+    // More tasks than a page holds, so the export asks the runner for several.
+    int tasks = 1_200;
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < tasks; i++) {
+      lines.append(String.format("{\"id\":\"t-%04d\",\"context\":{\"n\":%d}}%n", i, i));
+    }
+    Files.writeString(dir.resolve("tasks.jsonl"), lines);
+    ok("--store", "s1", "start", "job", "--from", "tasks.jsonl");
+
+    try (FsmProcess runner = FsmProcess.start(dir, "--store", "s1", "run", "--workers", "4")) {
+      runner.awaitServing();
+      // While the runner moves tasks from work to approve: every task exported, one line each.
+      FsmJar.Result during = ok("--store", "s1", "store", "export", "during.jsonl");
+      assertThat(during.err()).startsWith("fsm: exported 1 machine version, 1,200 tasks, ")
+          .endsWith(" through runner pid " + runner.pid() + ", which kept working: each task as"
+              + " it was when read\n");
+      assertThat(Files.readAllLines(dir.resolve("during.jsonl"))).hasSize(tasks + 3);
+      assertThat(runner.alive()).isTrue();
+      ok("--store", "s2", "store", "import", "during.jsonl");
+
+      Await.until("every task waiting for approval", Duration.ofSeconds(60),
+          () -> FsmJar.run(dir, "--store", "s1", "ls", "--status", "waiting", "-q",
+                  "--limit", "5000")
+              .outLines().size() == tasks);
+      ok("--store", "s1", "store", "export", "idle.jsonl");
+      ok("--store", "s3", "store", "import", "idle.jsonl");
+      String views = "ls --limit 5000\nshow t-0000\nhistory t-0000\n"
+          + "--output json show t-1199\n--output json history t-0600\n";
+      assertThat(shellOk("s3", views).out()).as("an idle runner's store, exported through it")
+          .isEqualTo(shellOk("s1", views).out());
+    }
   }
 
   /** Every view of every task, text and JSON, as shell lines. */

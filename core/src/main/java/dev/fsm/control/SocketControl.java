@@ -1,8 +1,10 @@
 package dev.fsm.control;
 
+import dev.fsm.control.wire.AllVersions;
 import dev.fsm.control.wire.Breakers;
 import dev.fsm.control.wire.Counts;
 import dev.fsm.control.wire.Errors;
+import dev.fsm.control.wire.ExportPageRequest;
 import dev.fsm.control.wire.Get;
 import dev.fsm.control.wire.Hello;
 import dev.fsm.control.wire.History;
@@ -38,6 +40,7 @@ import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.VersionCount;
+import dev.fsm.store.transfer.ExportPage;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -175,6 +178,16 @@ public final class SocketControl implements Operations {
   @Override
   public RunnerReport runners() {
     return call(new Runners());
+  }
+
+  @Override
+  public List<MachineVersion> allVersions() {
+    return call(new AllVersions());
+  }
+
+  @Override
+  public ExportPage exportPage(String after, int limit) {
+    return call(new ExportPageRequest(after, limit));
   }
 
   /** One request and its answer; a failed connection becomes the exception to throw. */

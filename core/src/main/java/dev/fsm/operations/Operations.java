@@ -8,6 +8,8 @@ import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.VersionCount;
+import dev.fsm.store.transfer.ExportPage;
+import dev.fsm.store.transfer.ExportSource;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -21,6 +23,9 @@ import java.util.Optional;
  * runner they talk to over the control socket ({@code SocketControl}).
  */
 public interface Operations extends AutoCloseable {
+
+  /** {@link #via()} of operations on a store opened in this process. */
+  String LOCAL = "local";
 
   /**
    * Registers the machine's definition (a new version when its text changed) and creates the
@@ -154,6 +159,36 @@ public interface Operations extends AutoCloseable {
    * query.dryRun()} only counts them. The query's cursor and batch size are the store's business.
    */
   PurgeReport purge(PurgeQuery query);
+
+  /** Every machine version of every machine, for an export. */
+  List<MachineVersion> allVersions();
+
+  /**
+   * A page of tasks in id order with their whole histories, for an export
+   * ({@link ExportSource#page}): a store a runner serves is exported through it.
+   */
+  ExportPage exportPage(String after, int limit);
+
+  /** What {@code fsm store export} reads, through these operations. */
+  default ExportSource exportSource() {
+    Operations operations = this;
+    return new ExportSource() {
+      @Override
+      public List<MachineVersion> allVersions() {
+        return operations.allVersions();
+      }
+
+      @Override
+      public long taskCount() {
+        return operations.counts().stream().mapToLong(TaskCount::count).sum();
+      }
+
+      @Override
+      public ExportPage page(String after, int limit) {
+        return operations.exportPage(after, limit);
+      }
+    };
+  }
 
   /** Where commands go: "local" (this process opened the store) or the runner's pid. */
   String via();

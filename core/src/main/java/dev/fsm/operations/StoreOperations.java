@@ -22,6 +22,8 @@ import dev.fsm.store.Store;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.VersionCount;
+import dev.fsm.store.transfer.ExportPage;
+import dev.fsm.store.transfer.ExportSource;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
@@ -295,6 +297,16 @@ public final class StoreOperations implements Operations {
   }
 
   @Override
+  public List<MachineVersion> allVersions() {
+    return store.allVersions();
+  }
+
+  @Override
+  public ExportPage exportPage(String after, int limit) {
+    return ExportSource.of(store).page(after, limit);
+  }
+
+  @Override
   public UpgradeReport upgrade(MachineSource source, boolean dryRun) {
     versionsLock.writeLock().lock();
     try {
@@ -394,7 +406,7 @@ public final class StoreOperations implements Operations {
 
   @Override
   public String via() {
-    return "local";
+    return LOCAL;
   }
 
   @Override

@@ -18,6 +18,7 @@ import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.VersionCount;
+import dev.fsm.store.transfer.ExportPage;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
@@ -175,6 +176,18 @@ final class FakeControl implements Operations {
     enter("purge", query.machine().orElse(null), query.statuses().toString(),
         query.olderThan().toString(), Boolean.toString(query.dryRun()));
     return Samples.purged(query.dryRun());
+  }
+
+  @Override
+  public List<MachineVersion> allVersions() {
+    enter("allVersions");
+    return Samples.versions();
+  }
+
+  @Override
+  public ExportPage exportPage(String after, int limit) {
+    enter("exportPage", after, limit);
+    return Samples.exportPage(after);
   }
 
   @Override

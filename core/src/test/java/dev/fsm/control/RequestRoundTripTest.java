@@ -9,7 +9,9 @@ import dev.fsm.control.wire.Breakers;
 import dev.fsm.control.wire.Codec;
 import dev.fsm.control.wire.Counts;
 import dev.fsm.control.wire.Envelope;
+import dev.fsm.control.wire.AllVersions;
 import dev.fsm.control.wire.Errors;
+import dev.fsm.control.wire.ExportPageRequest;
 import dev.fsm.control.wire.Get;
 import dev.fsm.control.wire.Hello;
 import dev.fsm.control.wire.History;
@@ -102,7 +104,10 @@ class RequestRoundTripTest {
         new Purge(null, List.of(), Duration.ofSeconds(90, 5), false),
         new Runners(),
         new Errors(Samples.T, "order", "pay", 20),
-        new Errors(Samples.BEFORE_1970, null, null, 1));
+        new Errors(Samples.BEFORE_1970, null, null, 1),
+        new AllVersions(),
+        new ExportPageRequest(null, 500),
+        new ExportPageRequest("t9", 1));
   }
 
   @Test
@@ -137,7 +142,8 @@ class RequestRoundTripTest {
     assertThat(results).contains(Optional.empty(), Samples.history(), Samples.counts(),
         Samples.stats(), Samples.versions(), Samples.report(true), Samples.upgrade(true),
         Samples.upgrade(false), Samples.versionCounts(), Samples.purged(true),
-        Samples.purged(false), Samples.runners(), Samples.errors());
+        Samples.purged(false), Samples.runners(), Samples.errors(), Samples.exportPage(null),
+        Samples.exportPage("t9"));
   }
 
   /** Runs the request on the fake and checks its result survives its codec. */

@@ -11,9 +11,11 @@ import dev.fsm.store.MachineVersion;
 import dev.fsm.store.RunnerRecord;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.VersionCount;
+import dev.fsm.store.transfer.ExportPage;
 import dev.fsm.task.Lease;
 import dev.fsm.task.Pausing;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.TaskError;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
@@ -47,6 +49,12 @@ final class Samples {
   static List<Transition> history() {
     return List.of(new Transition(T, "pay", "ok", "ship", 1234, 1, "runner 7/w1", ""),
         new Transition(BEFORE_1970, "ship", "pause", "ship", 0, 0, "operator", "«maintenance»"));
+  }
+
+  /** A page of two tasks, the second with no history; the last page after {@code t9}. */
+  static ExportPage exportPage(String after) {
+    return new ExportPage(List.of(new TaskHistory(task("t1", "{\"ü\":[1,2]}"), history()),
+        new TaskHistory(bare("t2"), List.of())), "t9".equals(after) ? null : "t2");
   }
 
   static List<TaskCount> counts() {

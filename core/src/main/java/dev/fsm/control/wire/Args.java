@@ -32,6 +32,7 @@ final class Args {
   static final Arg<String> CONTEXT = new Arg<>("context", Scalars.STRING, null);
   static final Arg<TaskQuery> QUERY = new Arg<>("query", TaskQueryCodec.QUERY, null);
   static final Arg<String> PREFIX = new Arg<>("prefix", Scalars.STRING, null);
+  static final Arg<String> AFTER = new Arg<>("after", Scalars.STRING, null);
   static final Arg<Integer> LIMIT = new Arg<>("limit", Scalars.INT, 0);
   static final Arg<String> MACHINE = new Arg<>("machine", Scalars.STRING, null);
   static final Arg<MachineSource> SOURCE = new Arg<>("source", MachineSourceCodec.SOURCE, null);
@@ -43,7 +44,7 @@ final class Args {
   static final Arg<String> STATE = new Arg<>("state", Scalars.STRING, null);
 
   private static final Map<String, Arg<?>> BY_NAME = index(ID, COMMAND, UNTIL, REASON, TO,
-      DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, LIMIT, MACHINE, SOURCE,
+      DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, AFTER, LIMIT, MACHINE, SOURCE,
       TASKS, STATUSES, OLDER_THAN, SINCE, STATE);
 
   private Args() {}

@@ -69,6 +69,8 @@ public record Envelope(int version, String op, Arguments arguments) {
       case Purge.OP -> Purge.from(arguments);
       case Runners.OP -> new Runners();
       case Errors.OP -> Errors.from(arguments);
+      case AllVersions.OP -> new AllVersions();
+      case ExportPageRequest.OP -> ExportPageRequest.from(arguments);
       default -> null;
     };
   }

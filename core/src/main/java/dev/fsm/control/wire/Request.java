@@ -15,7 +15,7 @@ import java.io.IOException;
  */
 public sealed interface Request<R> permits Hello, Start, Send, SendAll, Signal, Get, History,
     ListTasks, Ids, Counts, Stats, Versions, MachineNames, Breakers, Upgrade, VersionCounts,
-    Purge, Runners, Errors {
+    Purge, Runners, Errors, AllVersions, ExportPageRequest {
 
   /** The operation's name on the wire, the request's {@code op} field. */
   String op();

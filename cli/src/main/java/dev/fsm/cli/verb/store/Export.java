@@ -3,10 +3,10 @@ package dev.fsm.cli.verb.store;
 import dev.fsm.cli.common.BuildVersion;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
+import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
 import dev.fsm.files.DiskFailure;
-import dev.fsm.store.Store;
-import dev.fsm.store.StorePurpose;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.transfer.ExportFile;
 import dev.fsm.store.transfer.StoreExport;
 import dev.fsm.store.transfer.TransferCounts;
@@ -21,6 +21,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,8 +42,9 @@ import picocli.CommandLine.Spec;
       "FILE is written beside itself under a hidden .partial name and renamed when whole, so"
           + " a failed export never leaves a file that looks whole; an existing FILE is"
           + " replaced only with --force. The file is readable by its owner only.",
-      "An embedded store that a runner serves is refused: stop the runner first, so the"
-          + " export is one consistent copy."
+      "An embedded store that a runner (or fsm shell) serves is exported through it while it"
+          + " keeps working, as a PostgreSQL store with runners at work is: each task as it was"
+          + " when its page was read. Stop the runners first for a copy of one moment."
     },
     footer = {
       "fsm store export all.jsonl && fsm --store /srv/new store import all.jsonl"
@@ -66,14 +68,15 @@ public final class Export implements Callable<Integer> {
     Path path = toStdout ? null : Path.of(file);
     String verb = "fsm store export";
     ExportFile out = toStdout ? null : ExportFile.create(path, force);
-    try (out; Store store = TransferStores.open(global, StorePurpose.READ, verb, false)) {
+    try (out; Operations operations = TaskAccess.open(global, verb, false)) {
       Writer w = toStdout ? stdout() : out.writer();
       ProgressLine line = ProgressLine.onStderr(err);
       TransferProgress progress = (done, total) -> line.show("exporting tasks:", done, total);
       long start = System.nanoTime();
       TransferCounts counts;
       try {
-        counts = StoreExport.run(store, w, BuildVersion.get(), Instant.now(), progress);
+        counts = StoreExport.run(operations.exportSource(), w, BuildVersion.get(), Instant.now(),
+            progress);
         w.flush();
       } catch (IOException e) {
         throw DiskFailure.of(path == null ? Path.of("-") : path, "cannot write "
@@ -83,9 +86,16 @@ public final class Export implements Callable<Integer> {
         out.commit();
       }
       err.println("fsm: exported " + counts.summary() + " to "
-          + (toStdout ? "standard output" : file) + " in " + TransferStores.seconds(start));
+          + (toStdout ? "standard output" : file) + " in " + seconds(start)
+          + (operations.via().equals(Operations.LOCAL) ? "" : " through " + operations.via()
+              + ", which kept working: each task as it was when read"));
     }
     return ExitCodes.OK;
+  }
+
+  /** Seconds since {@code startNanos}, e.g. "2.3 s". */
+  private static String seconds(long startNanos) {
+    return String.format(Locale.ROOT, "%.1f s", (System.nanoTime() - startNanos) / 1e9);
   }
 
   /** Standard output as UTF-8, buffered, not closed by the verb. */

@@ -24,8 +24,6 @@ final class LiveAccess {
   /** Pause between attempts while nobody can serve the store; short, as a runner binds soon. */
   static final Duration RETRY = Duration.ofMillis(200);
 
-  private static final String LOCAL = "local";
-
   private final Supplier<Operations> open;
   private final String verb;
   private final PrintWriter err;
@@ -65,11 +63,12 @@ final class LiveAccess {
 
   /** Says who serves the store now, once, when that changed since the last answered poll. */
   private void arrived(String now) {
-    String where = now.equals(LOCAL) ? "reading the store directly" : "reading through " + now;
+    String where = now.equals(Operations.LOCAL) ? "reading the store directly"
+        : "reading through " + now;
     if (via != null && !via.equals(now)) {
-      say(via.equals(LOCAL) ? where : via + " is gone; " + where);
+      say(via.equals(Operations.LOCAL) ? where : via + " is gone; " + where);
     } else if (waiting) {
-      say(via == null ? where : via.equals(LOCAL) ? "the store is free again"
+      say(via == null ? where : via.equals(Operations.LOCAL) ? "the store is free again"
           : via + " answers again");
     }
     via = now;

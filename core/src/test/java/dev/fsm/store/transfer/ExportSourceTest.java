@@ -1,0 +1,124 @@
+package dev.fsm.store.transfer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fsm.store.Store;
+import dev.fsm.store.TaskNotFoundException;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.store.memory.InMemoryStore;
+import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
+import dev.fsm.task.TaskStatus;
+import dev.fsm.task.Transition;
+import java.lang.reflect.Proxy;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** Pages of an export read from a store: every task once, bounded, and each with its history. */
+class ExportSourceTest {
+
+  private static final Instant T0 = TransferRoundTripTest.T0;
+
+  @Test
+  void pagesGiveEveryTaskOnceInIdOrderWithItsHistory() {
+    Store store = TransferRoundTripTest.source();
+    ExportSource source = ExportSource.of(store);
+    List<TaskHistory> read = new ArrayList<>();
+    String after = null;
+    int pages = 0;
+    do {
+      ExportPage page = source.page(after, 100);
+      read.addAll(page.tasks());
+      after = page.next();
+      pages++;
+    } while (after != null);
+    assertThat(pages).isEqualTo(13);
+    assertThat(source.taskCount()).isEqualTo(1234);
+    List<Task> all = store.list(TaskQuery.all(2000));
+    assertThat(read).extracting(t -> t.task()).containsExactlyElementsOf(all);
+    for (TaskHistory t : read) {
+      assertThat(t.history()).isEqualTo(store.history(t.task().id()));
+    }
+  }
+
+  @Test
+  void aPageStopsTakingTasksOnceItsHistoriesAreLong() {
+    Store store = new InMemoryStore();
+    List<TaskHistory> tasks = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      tasks.add(new TaskHistory(task(String.format("t-%02d", i), "a"), history(1_000)));
+    }
+    store.register("m", "name: m\n", T0);
+    store.restore(tasks);
+    ExportPage first = ExportSource.of(store).page(null, 500);
+    assertThat(first.tasks()).hasSize(20);
+    assertThat(first.next()).isEqualTo("t-19");
+    ExportPage second = ExportSource.of(store).page(first.next(), 500);
+    assertThat(second.tasks()).extracting(t -> t.task().id()).first().isEqualTo("t-20");
+    assertThat(second.tasks()).hasSize(10);
+    assertThat(second.next()).isNull();
+  }
+
+  @Test
+  void aTaskThatChangesBetweenItsReadsIsReadAgainWithTheHistoryThatMatchesIt() {
+    Task listed = task("t-1", "a");
+    Task moved = task("t-1", "b");
+    Iterator<List<Transition>> histories = List.of(history(1), history(2)).iterator();
+    Store store = store(Map.of(
+        "list", args -> List.of(listed),
+        "history", args -> histories.next(),
+        "get", args -> Optional.of(moved)));
+    ExportPage page = ExportSource.of(store).page(null, 10);
+    assertThat(page.tasks()).containsExactly(new TaskHistory(moved, history(2)));
+    assertThat(histories.hasNext()).isFalse();
+    assertThat(page.next()).isNull();
+  }
+
+  @Test
+  void aTaskPurgedWhileItsPageIsReadIsLeftOutAndThePagesGoOn() {
+    List<Task> listed = List.of(task("t-1", "a"), task("t-2", "a"), task("t-3", "a"));
+    Store store = store(Map.of(
+        "list", args -> listed,
+        "history", args -> {
+          if (args[0].equals("t-2")) {
+            throw new TaskNotFoundException("t-2");
+          }
+          return history(1);
+        },
+        "get", args -> listed.stream().filter(t -> t.id().equals(args[0])).findFirst()));
+    ExportPage page = ExportSource.of(store).page(null, 3);
+    assertThat(page.tasks()).extracting(t -> t.task().id()).containsExactly("t-1", "t-3");
+    assertThat(page.next()).as("a full listing, so more may follow").isEqualTo("t-3");
+  }
+
+  /** A store that answers the named calls, and fails the test on any other. */
+  private static Store store(Map<String, Function<Object[], Object>> answers) {
+    return (Store) Proxy.newProxyInstance(Store.class.getClassLoader(),
+        new Class<?>[] {Store.class}, (proxy, method, args) -> {
+          Function<Object[], Object> answer = answers.get(method.getName());
+          if (answer == null) {
+            throw new AssertionError("unexpected call " + method.getName());
+          }
+          return answer.apply(args);
+        });
+  }
+
+  private static Task task(String id, String state) {
+    return new Task(id, "m", "1", state, TaskStatus.RUNNABLE, "{}", 0, List.of(), T0, T0,
+        null, T0, null, null);
+  }
+
+  private static List<Transition> history(int entries) {
+    List<Transition> history = new ArrayList<>();
+    for (int k = 0; k < entries; k++) {
+      history.add(new Transition(T0.plusNanos(k), "s" + k, "e", "s" + (k + 1), k, k, "r", ""));
+    }
+    return history;
+  }
+}
