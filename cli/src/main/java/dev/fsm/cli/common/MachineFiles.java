@@ -36,6 +36,13 @@ public final class MachineFiles {
 
   private MachineFiles() {}
 
+  /** A refusal because a machine file that is, or may be, the one asked for is not valid. */
+  public static final class NotValidException extends FsmException {
+    NotValidException(String message) {
+      super(message);
+    }
+  }
+
   /**
    * The machine named {@code nameOrPath} as a source to start tasks on. A bad file's
    * diagnostics are printed on {@code err} before the refusal.
@@ -67,7 +74,7 @@ public final class MachineFiles {
     FileReport report = Validator.check(file, text);
     if (report.machine().isEmpty()) {
       print(report.diagnostics(), err, style);
-      throw new FsmException("machine file " + file + " is not valid; fix the errors above"
+      throw new NotValidException("machine file " + file + " is not valid; fix the errors above"
           + " (`fsm validate " + file + "` checks it again)");
     }
     return new Checked(file, text, report.machine().get());
@@ -160,6 +167,7 @@ public final class MachineFiles {
       message += "; " + (scan.unnamed().size() == 1 ? "the file above is" : "the files above are")
           + " not valid and may define it (`fsm validate " + folder + "` checks the folder"
           + " again)";
+      return new NotValidException(message);
     }
     return new FsmException(message);
   }

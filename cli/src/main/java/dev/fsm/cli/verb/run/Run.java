@@ -9,6 +9,7 @@ import dev.fsm.cli.common.BuildVersion;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
+import dev.fsm.cli.terminal.Style;
 import dev.fsm.engine.RunListener;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
@@ -166,7 +167,8 @@ public final class Run implements Callable<Integer> {
       err.println("fsm run: no store was at " + where + "; created an empty one (start tasks"
           + " with `fsm start MACHINE --store " + where + "`)");
     }
-    OnlyMachines.check(onlyMachines, store, global.machines());
+    OnlyMachines.check(onlyMachines, store, global.machines(), err,
+        Style.forTerminal(global.colorAllowed()));
     // With JSON lines stdout carries nothing else: -v's text lines stay off.
     RunEvents events = global.json() ? new RunEvents(out, store.clock(), store::versions) : null;
     RunListener listener = RunListener.both(
