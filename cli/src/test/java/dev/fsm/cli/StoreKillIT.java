@@ -119,7 +119,7 @@ class StoreKillIT {
         assertThat(runner.awaitExit(BOUND)).isEqualTo(137);
         assertThat(send.awaitExit(BOUND)).as(send.err()).isEqualTo(1);
         assertThat(send.err().strip()).isEqualTo("fsm: runner pid " + runner.pid() + " hung up"
-            + " before answering; it may be stopping. Whether the request took effect is"
+            + " before answering; it may be stopping; whether the request took effect is"
             + " unknown: check, then try again");
       }
     }

@@ -131,24 +131,25 @@ final class ClientConnection {
   /**
    * What to throw when the connection failed mid-request. The connection is closed: after a
    * half-read response its stream cannot be trusted.
+   *
+   * @param changes whether the request may have changed tasks, which the user must then check
    */
-  FsmException lost(IOException e) {
+  FsmException lost(IOException e, boolean changes) {
     String message;
     boolean ownerLost = false;
+    String unknown = changes ? "whether the request took effect is unknown: check, then try again"
+        : "nothing was changed: try again";
     if (watchdog.fired()) {
       message = owner + " did not answer for " + silenceNanos / 1_000_000_000L
-          + " s; it may be stuck. Whether the request took effect is unknown: check, then try"
-          + " again, or stop it";
+          + " s; it may be stuck; " + unknown + (changes ? ", or stop it" : " or stop it");
       ownerLost = true;
     } else if (e instanceof ClosedByInterruptException) {
-      message = "interrupted while waiting for " + owner + "; whether the request took effect is"
-          + " unknown: check, then try again";
+      message = "interrupted while waiting for " + owner + "; " + unknown;
     } else if (e instanceof ProtocolException && !e.getMessage().equals("the connection ended")) {
       message = owner + " sent an answer this fsm cannot read (" + e.getMessage()
           + "); use the same fsm version for both";
     } else {
-      message = owner + " hung up before answering; it may be stopping. Whether the request"
-          + " took effect is unknown: check, then try again";
+      message = owner + " hung up before answering; it may be stopping; " + unknown;
       ownerLost = true;
     }
     broken = ownerLost ? new OwnerLostException(message, e) : new FsmException(message, e);

@@ -195,7 +195,7 @@ public final class SocketControl implements Operations {
     try {
       return connection.call(request);
     } catch (IOException e) {
-      throw connection.lost(e);
+      throw connection.lost(e, request.changes());
     }
   }
 

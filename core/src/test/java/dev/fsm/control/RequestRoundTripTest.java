@@ -163,6 +163,20 @@ class RequestRoundTripTest {
   }
 
   @Test
+  void onlyOperationsThatMayChangeTasksSaySo() {
+    Set<String> changing = new HashSet<>();
+    for (Request<?> r : samples()) {
+      if (r.changes()) {
+        changing.add(r.op() + (r instanceof SendAll s && s.dryRun()
+            || r instanceof Upgrade u && u.dryRun() || r instanceof Purge p && p.dryRun()
+            ? " --dry-run" : ""));
+      }
+    }
+    assertThat(changing).containsExactlyInAnyOrder("start", "send", "sendAll", "signal",
+        "upgrade", "purge");
+  }
+
+  @Test
   void theWireFormatStaysAsItWas() throws IOException {
     assertThat(written(new Send("t1", Command.SLEEP, Samples.T, null, null))).isEqualTo(
         "{\"v\":1,\"op\":\"send\",\"id\":\"t1\",\"command\":\"sleep\","

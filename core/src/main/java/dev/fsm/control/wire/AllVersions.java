@@ -16,6 +16,11 @@ public record AllVersions() implements Request<List<MachineVersion>> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) {
     // No arguments.
   }

@@ -16,6 +16,11 @@ public record Breakers() implements Request<List<MachineBreaker>> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) {
     // No arguments.
   }

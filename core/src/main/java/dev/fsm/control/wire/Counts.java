@@ -16,6 +16,11 @@ public record Counts() implements Request<List<TaskCount>> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) {
     // No arguments.
   }

@@ -32,6 +32,11 @@ public record Errors(Instant since, String machine, String state, int limit)
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.SINCE.write(g, since);
     Args.MACHINE.write(g, machine);

@@ -20,6 +20,11 @@ public record ExportPageRequest(String after, int limit) implements Request<Expo
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.AFTER.write(g, after);
     Args.LIMIT.write(g, limit);

@@ -21,6 +21,11 @@ public record Get(String id) implements Request<Optional<Task>> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.ID.write(g, id);
   }

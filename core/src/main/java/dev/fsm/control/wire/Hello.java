@@ -22,6 +22,11 @@ public record Hello() implements Request<Hello.Greeting> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) {
     // No arguments.
   }

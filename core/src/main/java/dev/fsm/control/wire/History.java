@@ -21,6 +21,11 @@ public record History(String id) implements Request<List<Transition>> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.ID.write(g, id);
   }

@@ -20,6 +20,11 @@ public record Ids(String prefix, int limit) implements Request<List<String>> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.PREFIX.write(g, prefix);
     Args.LIMIT.write(g, limit);

@@ -22,6 +22,11 @@ public record ListTasks(TaskQuery query) implements Request<List<Task>> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.QUERY.write(g, query);
   }

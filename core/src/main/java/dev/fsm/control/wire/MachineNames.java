@@ -15,6 +15,11 @@ public record MachineNames() implements Request<List<String>> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) {
     // No arguments.
   }

@@ -43,6 +43,11 @@ public record Purge(String machine, List<TaskStatus> statuses, Duration olderTha
   }
 
   @Override
+  public boolean changes() {
+    return !dryRun;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.MACHINE.write(g, machine);
     Args.STATUSES.write(g, statuses);

@@ -20,6 +20,12 @@ public sealed interface Request<R> permits Hello, Start, Send, SendAll, Signal, 
   /** The operation's name on the wire, the request's {@code op} field. */
   String op();
 
+  /**
+   * Whether the operation may change tasks or machines, so that a client that lost its answer
+   * knows whether to check before trying again; a read, or a dry run, does not.
+   */
+  boolean changes();
+
   /** Writes the arguments as fields of the request object, after {@code v} and {@code op}. */
   void writeArguments(JsonGenerator g) throws IOException;
 

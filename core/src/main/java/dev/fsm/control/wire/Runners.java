@@ -15,6 +15,11 @@ public record Runners() implements Request<RunnerReport> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) {
     // No arguments.
   }

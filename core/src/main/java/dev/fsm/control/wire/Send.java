@@ -38,6 +38,11 @@ public record Send(String id, Command command, Instant until, String reason, Str
   }
 
   @Override
+  public boolean changes() {
+    return true;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.ID.write(g, id);
     Args.COMMAND.write(g, command);

@@ -42,6 +42,11 @@ public record SendAll(TaskSelector selector, Command command, Instant until, Str
   }
 
   @Override
+  public boolean changes() {
+    return !dryRun;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.SELECTOR.write(g, selector);
     Args.COMMAND.write(g, command);

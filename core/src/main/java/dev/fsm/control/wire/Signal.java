@@ -20,6 +20,11 @@ public record Signal(String id, String event, String context) implements Request
   }
 
   @Override
+  public boolean changes() {
+    return true;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.ID.write(g, id);
     Args.EVENT.write(g, event);

@@ -23,6 +23,11 @@ public record Start(MachineSource source, List<NewTask> tasks) implements Reques
   }
 
   @Override
+  public boolean changes() {
+    return true;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.SOURCE.write(g, source);
     Args.TASKS.write(g, tasks);

@@ -21,6 +21,11 @@ public record Stats(String machine) implements Request<List<StateStats>> {
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.MACHINE.write(g, machine);
   }

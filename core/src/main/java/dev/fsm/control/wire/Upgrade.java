@@ -21,6 +21,11 @@ public record Upgrade(MachineSource source, boolean dryRun) implements Request<U
   }
 
   @Override
+  public boolean changes() {
+    return !dryRun;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.SOURCE.write(g, source);
     Args.DRY_RUN.write(g, dryRun);

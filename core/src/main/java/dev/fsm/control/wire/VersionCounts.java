@@ -21,6 +21,11 @@ public record VersionCounts(String machine) implements Request<List<VersionCount
   }
 
   @Override
+  public boolean changes() {
+    return false;
+  }
+
+  @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.MACHINE.write(g, machine);
   }
