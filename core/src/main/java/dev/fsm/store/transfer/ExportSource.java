@@ -9,7 +9,9 @@ import dev.fsm.task.Task;
 import dev.fsm.task.TaskHistory;
 import dev.fsm.task.Transition;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,6 +23,9 @@ public interface ExportSource {
 
   /** Transitions after which a page stops taking tasks, so a page's size stays bounded. */
   int PAGE_TRANSITIONS = 20_000;
+
+  /** Tasks whose histories are asked for in one call. */
+  int HISTORIES_AT_ONCE = 100;
 
   /** How often a task that keeps changing is read before it is taken as it is. */
   int READS = 5;
@@ -51,29 +56,50 @@ public interface ExportSource {
       public ExportPage page(String after, int limit) {
         TaskQuery query = after == null ? TaskQuery.all(limit) : TaskQuery.all(limit).after(after);
         List<Task> listed = store.list(query);
-        List<TaskHistory> tasks = new ArrayList<>(listed.size());
+        String next = listed.size() < limit ? null : listed.get(listed.size() - 1).id();
+        List<Task> taken = new ArrayList<>(listed.size());
+        List<List<Transition>> histories = new ArrayList<>(listed.size());
         int transitions = 0;
-        for (Task t : listed) {
+        for (int from = 0; from < listed.size(); from += HISTORIES_AT_ONCE) {
           if (transitions >= PAGE_TRANSITIONS) {
-            return new ExportPage(tasks, tasks.get(tasks.size() - 1).task().id());
+            next = taken.get(taken.size() - 1).id();
+            break;
           }
-          Optional<TaskHistory> read = read(store, t);
-          if (read.isPresent()) {
-            tasks.add(read.get());
-            transitions += read.get().history().size();
+          List<Task> some = listed.subList(from, Math.min(listed.size(), from + HISTORIES_AT_ONCE));
+          // One read for many: a store walks their histories at once. A task purged since the
+          // listing has none here and is found gone below.
+          Map<String, List<Transition>> read = store.histories(some.stream().map(Task::id)
+              .toList());
+          for (Task t : some) {
+            List<Transition> history = read.getOrDefault(t.id(), List.of());
+            taken.add(t);
+            histories.add(history);
+            transitions += history.size();
           }
         }
-        boolean last = listed.size() < limit;
-        return new ExportPage(tasks, last ? null : listed.get(listed.size() - 1).id());
+        // Listed again, one range read: a task unchanged since the first listing has the
+        // history read in between (every history entry changes its task); others are read again.
+        Map<String, Task> again = new HashMap<>();
+        store.list(query).forEach(t -> again.put(t.id(), t));
+        List<TaskHistory> tasks = new ArrayList<>(taken.size());
+        for (int i = 0; i < taken.size(); i++) {
+          Task first = taken.get(i);
+          Task now = again.get(first.id());
+          if (first.equals(now)) {
+            tasks.add(new TaskHistory(first, histories.get(i)));
+          } else {
+            read(store, now == null ? first : now).ifPresent(tasks::add);
+          }
+        }
+        return new ExportPage(tasks, next);
       }
     };
   }
 
   /**
-   * The task with a history that matches it, or empty when it was purged since it was listed.
-   * A task that a runner changes between the reads is read again: a history taken while the task
-   * stayed as it was belongs to it (every history entry changes the task), and after a few tries
-   * the task as it is after its history was read is taken with that history.
+   * The task with a history that matches it, or empty when it was purged: read until it stays
+   * the same across a read of its history, and after a few tries taken as it is after its
+   * history was read, with that history.
    */
   private static Optional<TaskHistory> read(Store store, Task listed) {
     Task task = listed;
