@@ -202,6 +202,21 @@ class StoreRepairIT {
   }
 
   @Test
+  void aStoreARunnerServesIsRefusedNamingTheRunner() {
+    try (FsmProcess runner = FsmProcess.start(dir, "--store", "s", "run")) {
+      runner.awaitServing();
+      for (String verb : List.of("check", "rebuild", "repair")) {
+        FsmJar.Result r = fsm.run("store", verb);
+        assertThat(r.exit()).as(verb).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("fsm: store s is already served by runner pid "
+            + runner.pid() + "; `fsm store " + verb + "` needs the store to itself: stop the"
+            + " runner first, then run it again\n");
+      }
+      assertThat(runner.alive()).isTrue();
+    }
+  }
+
+  @Test
   void aStoreInUseIsRefusedAndLeftAsItWas() throws Exception {
     Map<String, String> files = contents(dir.resolve("s"));
     Process holder = new ProcessBuilder(

@@ -94,22 +94,31 @@ public final class StoreAccess {
     try {
       return at.kind().open(at.location(), purpose, options);
     } catch (StoreBusyException e) {
-      if (at.kind().ownership() != Ownership.OWNER_WITH_SOCKET) {
-        throw e;
-      }
-      Optional<SocketControl> owner = SocketControl.connect(at.socketFolder());
-      if (owner.isEmpty()) {
-        throw e;
-      }
-      String via = owner.get().via();
-      owner.get().close();
-      throw new FsmException("store " + at.location().text() + " is already served by " + via
-          + (purpose == StorePurpose.RUN
-              ? "; one runner per embedded store: stop it first, or send it work with"
-                  + " `fsm start`"
-              : "; `" + verb + "` needs the store to itself: stop the runner first, then run"
-                  + " it again"));
+      throw busy(at, purpose, verb, e);
     }
+  }
+
+  /**
+   * What to throw when {@code verb} found the store held: when a runner (or shell) serves it,
+   * a refusal naming it and saying what to do, as it will not let go by itself; else {@code e}.
+   */
+  public static FsmException busy(Located at, StorePurpose purpose, String verb,
+      StoreBusyException e) {
+    if (at.kind().ownership() != Ownership.OWNER_WITH_SOCKET) {
+      return e;
+    }
+    Optional<SocketControl> owner = SocketControl.connect(at.socketFolder());
+    if (owner.isEmpty()) {
+      return e;
+    }
+    String via = owner.get().via();
+    owner.get().close();
+    return new FsmException("store " + at.location().text() + " is already served by " + via
+        + (purpose == StorePurpose.RUN
+            ? "; one runner per embedded store: stop it first, or send it work with"
+                + " `fsm start`"
+            : "; `" + verb + "` needs the store to itself: stop the runner first, then run"
+                + " it again"));
   }
 
   /**

@@ -4,6 +4,8 @@ import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
+import dev.fsm.store.StoreBusyException;
+import dev.fsm.store.StorePurpose;
 import dev.fsm.store.embedded.EmbeddedStoreOptions;
 import dev.fsm.store.embedded.repair.RepairReport;
 import java.io.PrintWriter;
@@ -46,9 +48,14 @@ public final class Repair implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     StoreAccess.Located at = StoreFolder.find(global, "repair");
-    RepairReport report = StoreFolder.embedded(at, "repair").repair(at.location(),
-        EmbeddedStoreOptions.defaults().progress(StoreFolder.progress(err, "rebuilding index")),
-        Instant.now());
+    RepairReport report;
+    try {
+      report = StoreFolder.embedded(at, "repair").repair(at.location(),
+          EmbeddedStoreOptions.defaults().progress(StoreFolder.progress(err, "rebuilding index")),
+          Instant.now());
+    } catch (StoreBusyException e) {
+      throw StoreAccess.busy(at, StorePurpose.CHECK, "fsm store repair", e);
+    }
     if (global.json()) {
       Json.print(out, Reports.repair(report));
     } else {

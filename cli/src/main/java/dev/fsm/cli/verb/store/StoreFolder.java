@@ -5,6 +5,7 @@ import dev.fsm.access.StoreAccess;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
+import dev.fsm.store.StoreBusyException;
 import dev.fsm.store.StorePurpose;
 import dev.fsm.store.embedded.EmbeddedStore;
 import dev.fsm.store.embedded.EmbeddedStoreKind;
@@ -30,8 +31,12 @@ final class StoreFolder {
     // The kind first: a database store is refused before its server is asked anything.
     EmbeddedStoreKind kind = embedded(at, verb);
     kind.check(at.location(), StorePurpose.CHECK, purpose, false);
-    return kind.open(at.location(),
-        access.options(at, purpose, false, TaskAccess.notice(global)), tuning);
+    try {
+      return kind.open(at.location(),
+          access.options(at, purpose, false, TaskAccess.notice(global)), tuning);
+    } catch (StoreBusyException e) {
+      throw StoreAccess.busy(at, StorePurpose.CHECK, purpose, e);
+    }
   }
 
   /** The store {@code --store} names, found but not checked: repair checks it its own way. */
