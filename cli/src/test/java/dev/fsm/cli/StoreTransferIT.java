@@ -8,9 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +53,8 @@ class StoreTransferIT {
 
   private static final List<String> IDS = List.of("a-1", "a-2", "b-1", "b-2", "c-1", "c-2",
       "c-3", "c-4", "f-1");
+
+  private static final Pattern TIME = Pattern.compile("\"(\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z)\"");
 
   @TempDir Path dir;
 
@@ -106,6 +111,11 @@ class StoreTransferIT {
     assertThat(intoPg.err()).startsWith("fsm: imported 4 machine versions, 9 tasks, ");
     assertThat(shellOk(pg, views).out()).as("PostgreSQL prints what the embedded store printed")
         .isEqualTo(before.out());
+    List<String> dumped = Files.readAllLines(dir.resolve("dump.jsonl"));
+    assertThat(ok("--store", pg, "store", "export").outLines().subList(1, dumped.size()))
+        .as("PostgreSQL exports the lines it imported, but the header's time, to its microseconds")
+        .isEqualTo(dumped.subList(1, dumped.size()).stream().map(StoreTransferIT::micros)
+            .toList());
 
     // Again: every id is taken, so nothing is imported, then all are skipped.
     FsmJar.Result taken = FsmJar.run(dir, "--store", "s2", "store", "import", "dump.jsonl");
@@ -183,6 +193,12 @@ class StoreTransferIT {
       assertThat(shellOk("s3", views).out()).as("an idle runner's store, exported through it")
           .isEqualTo(shellOk("s1", views).out());
     }
+  }
+
+  /** An export line with its times cut to microseconds, as PostgreSQL keeps them. */
+  private static String micros(String line) {
+    return TIME.matcher(line).replaceAll(m -> "\"" + Instant.parse(m.group(1))
+        .truncatedTo(ChronoUnit.MICROS) + "\"");
   }
 
   /** Every view of every task, text and JSON, as shell lines. */

@@ -55,7 +55,8 @@ import java.util.Optional;
  * {@code fsm shell}): each call is one {@link Request} over the store's control socket. It throws
  * what the owner's operations threw, with the same message, and an {@link dev.fsm.FsmException}
  * when the owner stops answering (silent for {@value #SILENCE_SECONDS} s; owners send heartbeats
- * while long requests run) or hangs up. Calls are serialised; open one per thread for parallel requests.
+ * while long requests run) or hangs up. Calls are serialised; open one per thread for parallel
+ * requests.
  */
 public final class SocketControl implements Operations {
 

@@ -44,8 +44,8 @@ final class Args {
   static final Arg<String> STATE = new Arg<>("state", Scalars.STRING, null);
 
   private static final Map<String, Arg<?>> BY_NAME = index(ID, COMMAND, UNTIL, REASON, TO,
-      DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, AFTER, LIMIT, MACHINE, SOURCE,
-      TASKS, STATUSES, OLDER_THAN, SINCE, STATE);
+      DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, AFTER, LIMIT, MACHINE,
+      SOURCE, TASKS, STATUSES, OLDER_THAN, SINCE, STATE);
 
   private Args() {}
 

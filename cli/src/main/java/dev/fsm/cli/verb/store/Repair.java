@@ -63,8 +63,8 @@ public final class Repair implements Callable<Integer> {
     }
     if (!report.sound() && !report.nothingLost()) {
       err.println("fsm: store " + at.location().text() + " is repaired and opens again, but it"
-          + " lost what the report above lists; the damaged originals are in " + report.damagedFolder()
-          .map(Path::toString).orElse("the store folder"));
+          + " lost what the report above lists; the damaged originals are in "
+          + report.damagedFolder().map(Path::toString).orElse("the store folder"));
     }
     return ExitCodes.OK;
   }
