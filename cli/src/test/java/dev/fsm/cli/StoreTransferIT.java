@@ -195,6 +195,37 @@ class StoreTransferIT {
     }
   }
 
+  @Test
+  void anImportIntoAStoreARunnerServesGoesThroughItAndTheRunnerRunsTheTasks() throws Exception {
+    Files.createDirectories(dir.resolve("machines"));
+    Files.writeString(dir.resolve("machines/job.yaml"), V1);
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 700; i++) {
+      lines.append(String.format("{\"id\":\"t-%04d\"}%n", i));
+    }
+    Files.writeString(dir.resolve("tasks.jsonl"), lines);
+    // Exported with every task still to run: the importing store's runner runs them.
+    ok("--store", "s1", "start", "job", "--from", "tasks.jsonl");
+    ok("--store", "s1", "store", "export", "todo.jsonl");
+    ok("--store", "s2", "start", "job", "--id", "own-1");
+
+    try (FsmProcess runner = FsmProcess.start(dir, "--store", "s2", "run", "--workers", "2")) {
+      runner.awaitServing();
+      FsmJar.Result imported = ok("--store", "s2", "store", "import", "todo.jsonl");
+      assertThat(imported.err()).startsWith("fsm: imported 0 machine versions, 700 tasks, ")
+          .endsWith(" through runner pid " + runner.pid() + "; 1 machine version the store had"
+              + " already\n");
+      Await.until("the imported tasks run to approval", Duration.ofSeconds(60),
+          () -> FsmJar.run(dir, "--store", "s2", "ls", "--status", "waiting", "-q", "--limit",
+              "5000").outLines().size() == 701);
+      FsmJar.Result again = FsmJar.run(dir, "--store", "s2", "store", "import", "todo.jsonl");
+      assertThat(again.exit()).isEqualTo(1);
+      assertThat(again.err()).startsWith("fsm: task `t-0000` exists already in store s2;");
+      assertThat(runner.alive()).isTrue();
+    }
+    assertThat(ok("--store", "s2", "store", "check").out()).contains("index matches the journal");
+  }
+
   /** An export line with its times cut to microseconds, as PostgreSQL keeps them. */
   private static String micros(String line) {
     return TIME.matcher(line).replaceAll(m -> "\"" + Instant.parse(m.group(1))

@@ -8,6 +8,8 @@ import dev.fsm.control.wire.ExportPageRequest;
 import dev.fsm.control.wire.Get;
 import dev.fsm.control.wire.Hello;
 import dev.fsm.control.wire.History;
+import dev.fsm.control.wire.ImportTasks;
+import dev.fsm.control.wire.ImportVersion;
 import dev.fsm.control.wire.Ids;
 import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
@@ -19,6 +21,7 @@ import dev.fsm.control.wire.SendAll;
 import dev.fsm.control.wire.Signal;
 import dev.fsm.control.wire.Start;
 import dev.fsm.control.wire.Stats;
+import dev.fsm.control.wire.TakenIds;
 import dev.fsm.control.wire.Upgrade;
 import dev.fsm.control.wire.VersionCounts;
 import dev.fsm.control.wire.Versions;
@@ -43,6 +46,7 @@ import dev.fsm.store.VersionCount;
 import dev.fsm.store.transfer.ExportPage;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -189,6 +193,21 @@ public final class SocketControl implements Operations {
   @Override
   public ExportPage exportPage(String after, int limit) {
     return call(new ExportPageRequest(after, limit));
+  }
+
+  @Override
+  public List<String> takenIds(List<String> ids) {
+    return call(new TakenIds(ids));
+  }
+
+  @Override
+  public MachineVersion importVersion(String machine, String definition, Instant registered) {
+    return call(new ImportVersion(machine, definition, registered));
+  }
+
+  @Override
+  public void importTasks(List<TaskHistory> tasks) {
+    call(new ImportTasks(tasks));
   }
 
   /** One request and its answer; a failed connection becomes the exception to throw. */

@@ -10,12 +10,15 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.store.VersionCount;
 import dev.fsm.store.transfer.ExportPage;
 import dev.fsm.store.transfer.ExportSource;
+import dev.fsm.store.transfer.ImportTarget;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.Transition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Everything an operator does to tasks: start, send, signal, and the queries. Verbs call this and
@@ -168,6 +171,49 @@ public interface Operations extends AutoCloseable {
    * ({@link ExportSource#page}): a store a runner serves is exported through it.
    */
   ExportPage exportPage(String after, int limit);
+
+  /** Those of {@code ids} that name a task, in their order, for an import. */
+  List<String> takenIds(List<String> ids);
+
+  /**
+   * Registers a machine version from an export, as {@link dev.fsm.store.Store#register} does:
+   * the caller checks that it got the number and id the export gave.
+   */
+  MachineVersion importVersion(String machine, String definition, Instant registered);
+
+  /**
+   * Writes tasks from an export with their histories, all or none, durably; a runner serving
+   * the store then runs them by their due times.
+   *
+   * @throws dev.fsm.store.TaskExistsException when an id is taken
+   */
+  void importTasks(List<TaskHistory> tasks);
+
+  /** What {@code fsm store import} writes into, through these operations. */
+  default ImportTarget importTarget() {
+    Operations operations = this;
+    return new ImportTarget() {
+      @Override
+      public List<MachineVersion> versions(String machine) {
+        return operations.versions(machine);
+      }
+
+      @Override
+      public Set<String> taken(List<String> ids) {
+        return Set.copyOf(operations.takenIds(ids));
+      }
+
+      @Override
+      public MachineVersion register(String machine, String definition, Instant registered) {
+        return operations.importVersion(machine, definition, registered);
+      }
+
+      @Override
+      public void restore(List<TaskHistory> tasks) {
+        operations.importTasks(tasks);
+      }
+    };
+  }
 
   /** What {@code fsm store export} reads, through these operations. */
   default ExportSource exportSource() {

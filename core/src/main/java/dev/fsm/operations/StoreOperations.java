@@ -29,6 +29,7 @@ import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.time.Clock;
@@ -304,6 +305,30 @@ public final class StoreOperations implements Operations {
   @Override
   public ExportPage exportPage(String after, int limit) {
     return ExportSource.of(store).page(after, limit);
+  }
+
+  @Override
+  public List<String> takenIds(List<String> ids) {
+    return ids.stream().filter(id -> store.get(id).isPresent()).toList();
+  }
+
+  @Override
+  public MachineVersion importVersion(String machine, String definition, Instant registered) {
+    // As an upgrade does: no start registers a version of the machine meanwhile.
+    versionsLock.writeLock().lock();
+    try {
+      MachineVersion version = store.register(machine, definition, registered);
+      machines.registered(version);
+      return version;
+    } finally {
+      versionsLock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public void importTasks(List<TaskHistory> tasks) {
+    store.restore(tasks);
+    listener.workArrived();
   }
 
   @Override

@@ -21,6 +21,7 @@ import dev.fsm.store.VersionCount;
 import dev.fsm.store.transfer.ExportPage;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.Transition;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -188,6 +189,23 @@ final class FakeControl implements Operations {
   public ExportPage exportPage(String after, int limit) {
     enter("exportPage", after, limit);
     return Samples.exportPage(after);
+  }
+
+  @Override
+  public List<String> takenIds(List<String> ids) {
+    enter("takenIds", ids.toString());
+    return ids.stream().filter(id -> id.startsWith("t")).toList();
+  }
+
+  @Override
+  public MachineVersion importVersion(String machine, String definition, Instant registered) {
+    enter("importVersion", machine, definition, registered);
+    return Samples.versions().get(0);
+  }
+
+  @Override
+  public void importTasks(List<TaskHistory> tasks) {
+    enter("importTasks", tasks.size());
   }
 
   @Override

@@ -14,6 +14,8 @@ import dev.fsm.control.wire.Errors;
 import dev.fsm.control.wire.ExportPageRequest;
 import dev.fsm.control.wire.Get;
 import dev.fsm.control.wire.Hello;
+import dev.fsm.control.wire.ImportTasks;
+import dev.fsm.control.wire.ImportVersion;
 import dev.fsm.control.wire.History;
 import dev.fsm.control.wire.Ids;
 import dev.fsm.control.wire.ListTasks;
@@ -26,6 +28,7 @@ import dev.fsm.control.wire.SendAll;
 import dev.fsm.control.wire.Signal;
 import dev.fsm.control.wire.Start;
 import dev.fsm.control.wire.Stats;
+import dev.fsm.control.wire.TakenIds;
 import dev.fsm.control.wire.Upgrade;
 import dev.fsm.control.wire.VersionCounts;
 import dev.fsm.control.wire.Versions;
@@ -107,7 +110,10 @@ class RequestRoundTripTest {
         new Errors(Samples.BEFORE_1970, null, null, 1),
         new AllVersions(),
         new ExportPageRequest(null, 500),
-        new ExportPageRequest("t9", 1));
+        new ExportPageRequest("t9", 1),
+        new TakenIds(List.of("t1", "ü-2", "x3")),
+        new ImportVersion("order", "machine: order # ✓\n", Samples.BEFORE_1970),
+        new ImportTasks(Samples.exportPage(null).tasks()));
   }
 
   @Test
@@ -173,7 +179,7 @@ class RequestRoundTripTest {
       }
     }
     assertThat(changing).containsExactlyInAnyOrder("start", "send", "sendAll", "signal",
-        "upgrade", "purge");
+        "upgrade", "purge", "importVersion", "importTasks");
   }
 
   @Test

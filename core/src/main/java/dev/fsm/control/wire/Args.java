@@ -5,6 +5,7 @@ import dev.fsm.operations.NewTask;
 import dev.fsm.operations.TaskSelector;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Command;
+import dev.fsm.task.TaskHistory;
 import dev.fsm.task.TaskStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +34,11 @@ final class Args {
   static final Arg<TaskQuery> QUERY = new Arg<>("query", TaskQueryCodec.QUERY, null);
   static final Arg<String> PREFIX = new Arg<>("prefix", Scalars.STRING, null);
   static final Arg<String> AFTER = new Arg<>("after", Scalars.STRING, null);
+  static final Arg<List<String>> IDS = new Arg<>("ids", Scalars.STRINGS, List.of());
+  static final Arg<String> DEFINITION = new Arg<>("definition", Scalars.STRING, null);
+  static final Arg<Instant> REGISTERED = new Arg<>("registered", Scalars.INSTANT, null);
+  static final Arg<List<TaskHistory>> TASK_HISTORIES = new Arg<>("taskHistories",
+      TaskHistoryCodec.LIST, List.of());
   static final Arg<Integer> LIMIT = new Arg<>("limit", Scalars.INT, 0);
   static final Arg<String> MACHINE = new Arg<>("machine", Scalars.STRING, null);
   static final Arg<MachineSource> SOURCE = new Arg<>("source", MachineSourceCodec.SOURCE, null);
@@ -45,7 +51,8 @@ final class Args {
 
   private static final Map<String, Arg<?>> BY_NAME = index(ID, COMMAND, UNTIL, REASON, TO,
       DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, AFTER, LIMIT, MACHINE,
-      SOURCE, TASKS, STATUSES, OLDER_THAN, SINCE, STATE);
+      SOURCE, TASKS, STATUSES, OLDER_THAN, SINCE, STATE, IDS, DEFINITION, REGISTERED,
+      TASK_HISTORIES);
 
   private Args() {}
 

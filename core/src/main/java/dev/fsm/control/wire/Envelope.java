@@ -71,6 +71,9 @@ public record Envelope(int version, String op, Arguments arguments) {
       case Errors.OP -> Errors.from(arguments);
       case AllVersions.OP -> new AllVersions();
       case ExportPageRequest.OP -> ExportPageRequest.from(arguments);
+      case TakenIds.OP -> TakenIds.from(arguments);
+      case ImportVersion.OP -> ImportVersion.from(arguments);
+      case ImportTasks.OP -> ImportTasks.from(arguments);
       default -> null;
     };
   }

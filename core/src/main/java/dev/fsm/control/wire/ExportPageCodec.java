@@ -7,11 +7,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.fsm.store.transfer.ExportPage;
-import dev.fsm.task.Task;
 import dev.fsm.task.TaskHistory;
-import dev.fsm.task.Transition;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /** A page of an export on the wire: its tasks, each with its history, and where the next starts. */
@@ -24,14 +21,7 @@ public final class ExportPageCodec implements Codec<ExportPage> {
   @Override
   public void write(JsonGenerator g, ExportPage page) throws IOException {
     g.writeStartObject();
-    g.writeArrayFieldStart("tasks");
-    for (TaskHistory t : page.tasks()) {
-      g.writeStartObject();
-      TaskCodec.TASK.write(g, "task", t.task());
-      TransitionCodec.LIST.write(g, "history", t.history());
-      g.writeEndObject();
-    }
-    g.writeEndArray();
+    TaskHistoryCodec.LIST.write(g, "tasks", page.tasks());
     STRING.write(g, "next", page.next());
     g.writeEndObject();
   }
@@ -39,37 +29,15 @@ public final class ExportPageCodec implements Codec<ExportPage> {
   @Override
   public ExportPage read(JsonParser p) throws IOException {
     Wire.expect(p, JsonToken.START_OBJECT);
-    List<TaskHistory> tasks = new ArrayList<>();
+    List<TaskHistory> tasks = List.of();
     String next = null;
     while (nextField(p)) {
       switch (p.currentName()) {
-        case "tasks" -> {
-          Wire.expect(p, JsonToken.START_ARRAY);
-          while (Wire.nextItem(p)) {
-            tasks.add(taskHistory(p));
-          }
-        }
+        case "tasks" -> tasks = TaskHistoryCodec.LIST.read(p);
         case "next" -> next = STRING.read(p);
         default -> p.skipChildren();
       }
     }
     return new ExportPage(tasks, next);
-  }
-
-  private static TaskHistory taskHistory(JsonParser p) throws IOException {
-    Wire.expect(p, JsonToken.START_OBJECT);
-    Task task = null;
-    List<Transition> history = List.of();
-    while (nextField(p)) {
-      switch (p.currentName()) {
-        case "task" -> task = TaskCodec.TASK.read(p);
-        case "history" -> history = TransitionCodec.LIST.read(p);
-        default -> p.skipChildren();
-      }
-    }
-    if (task == null) {
-      throw new IOException("an export page's task has no \"task\" field");
-    }
-    return new TaskHistory(task, history);
   }
 }

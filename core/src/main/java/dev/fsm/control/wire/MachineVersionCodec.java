@@ -16,7 +16,8 @@ import java.util.List;
 /** One registered version of a machine on the wire, its definition's text included. */
 public final class MachineVersionCodec implements Codec<MachineVersion> {
 
-  public static final Codec<List<MachineVersion>> LIST = Codec.list(new MachineVersionCodec());
+  public static final Codec<MachineVersion> VERSION = new MachineVersionCodec();
+  public static final Codec<List<MachineVersion>> LIST = Codec.list(VERSION);
 
   private MachineVersionCodec() {}
 

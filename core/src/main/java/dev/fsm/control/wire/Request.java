@@ -15,7 +15,8 @@ import java.io.IOException;
  */
 public sealed interface Request<R> permits Hello, Start, Send, SendAll, Signal, Get, History,
     ListTasks, Ids, Counts, Stats, Versions, MachineNames, Breakers, Upgrade, VersionCounts,
-    Purge, Runners, Errors, AllVersions, ExportPageRequest {
+    Purge, Runners, Errors, AllVersions, ExportPageRequest, TakenIds, ImportVersion,
+    ImportTasks {
 
   /** The operation's name on the wire, the request's {@code op} field. */
   String op();

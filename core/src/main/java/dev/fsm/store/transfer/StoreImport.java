@@ -13,14 +13,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Reads an export into a store through the {@link Store} interface only. It reads the file
- * twice: first to check all of it, and it against the store (machine versions that agree, no
- * task id taken unless skipped), so that a bad line or a taken id imports nothing; then to
- * register the machine versions the store lacks, with their numbers and ids, and to restore the
- * tasks with their histories a batch at a time ({@link Store#restore}).
+ * Reads an export into an {@link ImportTarget}: a store here, or one a runner serves. It reads
+ * the file twice: first to check all of it, and it against the store (machine versions that
+ * agree, no task id taken unless skipped), so that a bad line or a taken id imports nothing;
+ * then to register the machine versions the store lacks, with their numbers and ids, and to
+ * restore the tasks with their histories a batch at a time ({@link Store#restore}).
  */
 public final class StoreImport {
 
@@ -48,9 +49,9 @@ public final class StoreImport {
   public record Report(TransferCounts imported, long versionsKnown, long skipped,
       long leasesDropped, Duration took) {}
 
-  private final Supplier<Store> opener;
+  private final Supplier<ImportTarget> opener;
   private final boolean exists;
-  private Store store;
+  private ImportTarget store;
   private final String storeName;
   private final Source source;
   private final String name;
@@ -66,7 +67,7 @@ public final class StoreImport {
    */
   public StoreImport(Store store, String storeName, Source source, String name,
       boolean skipExisting, TransferProgress progress) {
-    this(() -> store, true, storeName, source, name, skipExisting, progress);
+    this(() -> ImportTarget.of(store), true, storeName, source, name, skipExisting, progress);
   }
 
   /**
@@ -74,7 +75,7 @@ public final class StoreImport {
    * it creates the store) only once the export has been checked, so a bad file leaves no new
    * empty store behind.
    */
-  public StoreImport(Supplier<Store> opener, boolean exists, String storeName, Source source,
+  public StoreImport(Supplier<ImportTarget> opener, boolean exists, String storeName, Source source,
       String name, boolean skipExisting, TransferProgress progress) {
     this.opener = opener;
     this.exists = exists;
@@ -212,11 +213,12 @@ public final class StoreImport {
   }
 
   private void refuseTaken(List<String> ids) {
-    if (store == null) {
+    if (store == null || ids.isEmpty()) {
       return;
     }
+    Set<String> taken = store.taken(ids);
     for (String id : ids) {
-      if (store.get(id).isPresent()) {
+      if (taken.contains(id)) {
         throw new FsmException("task `" + id + "` exists already in store " + storeName
             + "; nothing was imported. Import into a new store, or pass --skip-existing to"
             + " import only the tasks it does not have.");
@@ -247,13 +249,13 @@ public final class StoreImport {
     }
     if (skipExisting) {
       int before = batch.tasks.size();
-      batch.tasks.removeIf(t -> store.get(t.task().id()).isPresent());
+      dropTaken(batch);
       int skipped = before - batch.tasks.size();
       try {
         store.restore(batch.tasks);
       } catch (TaskExistsException e) {
         // Created by another process since the check just now: skip it too, once more.
-        batch.tasks.removeIf(t -> store.get(t.task().id()).isPresent());
+        dropTaken(batch);
         skipped = before - batch.tasks.size();
         store.restore(batch.tasks);
       }
@@ -273,5 +275,10 @@ public final class StoreImport {
           + " on; run the import again with --skip-existing after dealing with it.", e);
     }
     return 0;
+  }
+
+  private void dropTaken(ImportBatch batch) {
+    Set<String> taken = store.taken(batch.tasks.stream().map(t -> t.task().id()).toList());
+    batch.tasks.removeIf(t -> taken.contains(t.task().id()));
   }
 }

@@ -8,8 +8,9 @@ import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.Json;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
-import dev.fsm.store.Store;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.StorePurpose;
+import dev.fsm.store.transfer.ImportTarget;
 import dev.fsm.store.transfer.StoreImport;
 import dev.fsm.store.transfer.TransferCounts;
 import java.io.IOException;
@@ -42,8 +43,9 @@ import picocli.CommandLine.Spec;
           + " versions differ from the store's imports nothing (exit 1). With --skip-existing"
           + " tasks whose id the store has are left as they are and counted instead.",
       "A task a runner of the old store held is imported without that lease: a runner of"
-          + " this store runs its attempt again, as after a runner crash. An embedded store a"
-          + " runner serves is refused: stop the runner first."
+          + " this store runs its attempt again, as after a runner crash. Into an embedded"
+          + " store a runner (or fsm shell) serves, the import goes through it while it keeps"
+          + " working, and the runner runs the imported tasks by their due times."
     },
     footer = {
       "fsm --store /srv/fsm-new store import backup.jsonl",
@@ -75,9 +77,9 @@ public final class Import implements Callable<Integer> {
     String verb = "fsm store import";
     StoreAccess access = StoreAccess.standard();
     StoreAccess.Located at = access.locate(global.store(), StorePurpose.WRITE, verb, true);
-    Store[] opened = new Store[1];
-    Supplier<Store> open = () -> opened[0] = access.store(at, StorePurpose.WRITE, verb, true,
-        TaskAccess.notice(global));
+    Operations[] opened = new Operations[1];
+    Supplier<ImportTarget> open = () -> (opened[0] = access.operations(at, StorePurpose.WRITE,
+        verb, true, global.machines(), TaskAccess.notice(global))).importTarget();
     try {
       ProgressLine line = ProgressLine.onStderr(err);
       StoreImport.Source source = () -> Files.newInputStream(path);
@@ -102,7 +104,8 @@ public final class Import implements Callable<Integer> {
       doc.put("seconds", Math.round(seconds * 1000) / 1000.0);
       Json.print(spec.commandLine().getOut(), doc);
     }
-    err.println(summary(r, seconds, perSecond));
+    err.println(summary(r, seconds, perSecond, opened[0] == null ? Operations.LOCAL
+        : opened[0].via()));
     if (r.leasesDropped() > 0) {
       err.println(String.format(Locale.ROOT, "fsm: %,d of them %s held by a runner of the old"
           + " store: imported unleased, a runner of this store runs their attempt again",
@@ -111,10 +114,11 @@ public final class Import implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private String summary(StoreImport.Report r, double seconds, long perSecond) {
+  private String summary(StoreImport.Report r, double seconds, long perSecond, String via) {
     TransferCounts c = r.imported();
     StringBuilder s = new StringBuilder("fsm: imported " + c.summary() + " from " + file
-        + String.format(Locale.ROOT, " in %.1f s (%,d tasks/s)", seconds, perSecond));
+        + String.format(Locale.ROOT, " in %.1f s (%,d tasks/s)", seconds, perSecond)
+        + (via.equals(Operations.LOCAL) ? "" : " through " + via));
     if (r.versionsKnown() > 0) {
       s.append(String.format(Locale.ROOT, "; %,d machine version%s the store had already",
           r.versionsKnown(), r.versionsKnown() == 1 ? "" : "s"));
