@@ -9,8 +9,6 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.VersionCount;
 import dev.fsm.store.transfer.ExportPage;
-import dev.fsm.store.transfer.ExportSource;
-import dev.fsm.store.transfer.ImportTarget;
 import dev.fsm.task.Command;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskHistory;
@@ -18,7 +16,6 @@ import dev.fsm.task.Transition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Everything an operator does to tasks: start, send, signal, and the queries. Verbs call this and
@@ -168,7 +165,8 @@ public interface Operations extends AutoCloseable {
 
   /**
    * A page of tasks in id order with their whole histories, for an export
-   * ({@link ExportSource#page}): a store a runner serves is exported through it.
+   * ({@link dev.fsm.store.transfer.ExportSource#page}): a store a runner serves is exported
+   * through it.
    */
   ExportPage exportPage(String after, int limit);
 
@@ -188,53 +186,6 @@ public interface Operations extends AutoCloseable {
    * @throws dev.fsm.store.TaskExistsException when an id is taken
    */
   void importTasks(List<TaskHistory> tasks);
-
-  /** What {@code fsm store import} writes into, through these operations. */
-  default ImportTarget importTarget() {
-    Operations operations = this;
-    return new ImportTarget() {
-      @Override
-      public List<MachineVersion> versions(String machine) {
-        return operations.versions(machine);
-      }
-
-      @Override
-      public Set<String> taken(List<String> ids) {
-        return Set.copyOf(operations.takenIds(ids));
-      }
-
-      @Override
-      public MachineVersion register(String machine, String definition, Instant registered) {
-        return operations.importVersion(machine, definition, registered);
-      }
-
-      @Override
-      public void restore(List<TaskHistory> tasks) {
-        operations.importTasks(tasks);
-      }
-    };
-  }
-
-  /** What {@code fsm store export} reads, through these operations. */
-  default ExportSource exportSource() {
-    Operations operations = this;
-    return new ExportSource() {
-      @Override
-      public List<MachineVersion> allVersions() {
-        return operations.allVersions();
-      }
-
-      @Override
-      public long taskCount() {
-        return operations.counts().stream().mapToLong(TaskCount::count).sum();
-      }
-
-      @Override
-      public ExportPage page(String after, int limit) {
-        return operations.exportPage(after, limit);
-      }
-    };
-  }
 
   /** Where commands go: "local" (this process opened the store) or the runner's pid. */
   String via();

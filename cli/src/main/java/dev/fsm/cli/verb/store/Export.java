@@ -7,6 +7,7 @@ import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
 import dev.fsm.files.DiskFailure;
 import dev.fsm.operations.Operations;
+import dev.fsm.operations.Transfers;
 import dev.fsm.store.transfer.ExportFile;
 import dev.fsm.store.transfer.StoreExport;
 import dev.fsm.store.transfer.TransferCounts;
@@ -75,7 +76,7 @@ public final class Export implements Callable<Integer> {
       long start = System.nanoTime();
       TransferCounts counts;
       try {
-        counts = StoreExport.run(operations.exportSource(), w, BuildVersion.get(), Instant.now(),
+        counts = StoreExport.run(Transfers.exportFrom(operations), w, BuildVersion.get(), Instant.now(),
             progress);
         w.flush();
       } catch (IOException e) {

@@ -9,6 +9,7 @@ import dev.fsm.cli.common.Json;
 import dev.fsm.cli.common.TaskAccess;
 import dev.fsm.cli.terminal.ProgressLine;
 import dev.fsm.operations.Operations;
+import dev.fsm.operations.Transfers;
 import dev.fsm.store.StorePurpose;
 import dev.fsm.store.transfer.ImportTarget;
 import dev.fsm.store.transfer.StoreImport;
@@ -78,8 +79,8 @@ public final class Import implements Callable<Integer> {
     StoreAccess access = StoreAccess.standard();
     StoreAccess.Located at = access.locate(global.store(), StorePurpose.WRITE, verb, true);
     Operations[] opened = new Operations[1];
-    Supplier<ImportTarget> open = () -> (opened[0] = access.operations(at, StorePurpose.WRITE,
-        verb, true, global.machines(), TaskAccess.notice(global))).importTarget();
+    Supplier<ImportTarget> open = () -> Transfers.importInto(opened[0] = access.operations(at,
+        StorePurpose.WRITE, verb, true, global.machines(), TaskAccess.notice(global)));
     try {
       ProgressLine line = ProgressLine.onStderr(err);
       StoreImport.Source source = () -> Files.newInputStream(path);
