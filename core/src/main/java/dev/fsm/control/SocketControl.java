@@ -126,8 +126,8 @@ public final class SocketControl implements Operations {
   }
 
   @Override
-  public List<Task> list(TaskQuery query) {
-    return call(new ListTasks(query));
+  public List<Task> list(TaskQuery query, boolean contexts) {
+    return call(new ListTasks(query, contexts));
   }
 
   @Override

@@ -102,8 +102,19 @@ public interface Operations extends AutoCloseable {
    */
   List<Transition> history(String id);
 
-  /** A page of tasks in id order. */
-  List<Task> list(TaskQuery query);
+  /** A page of tasks in the query's order, with their contexts. */
+  default List<Task> list(TaskQuery query) {
+    return list(query, true);
+  }
+
+  /**
+   * A page of tasks in the query's order; without {@code contexts}, each task's context reads
+   * as {@code {}}, for views that show none, however large the contexts are.
+   *
+   * @throws dev.fsm.FsmException when the page's contexts are more than one answer holds
+   *     ({@link StoreOperations#LIST_CONTEXT_CHARS})
+   */
+  List<Task> list(TaskQuery query, boolean contexts);
 
   /** Task ids starting with a prefix, for completion and short ids. */
   List<String> idsStartingWith(String prefix, int limit);

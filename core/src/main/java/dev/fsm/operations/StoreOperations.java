@@ -35,6 +35,7 @@ import dev.fsm.task.Transition;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,14 @@ public final class StoreOperations implements Operations {
     return "user:" + System.getProperty("user.name", "unknown");
   }
 
-  private static final int PAGE = 512;
+  /**
+   * Tasks read from the store at a time: contexts go to 1 MiB each, and a runner, which serves
+   * these operations to other commands, runs with a heap of 128 MiB.
+   */
+  private static final int PAGE = 32;
+
+  /** Characters of contexts one list carries at most. */
+  public static final long LIST_CONTEXT_CHARS = 16L << 20;
 
   private final Store store;
   private final MachineLibrary machines;
@@ -143,9 +151,10 @@ public final class StoreOperations implements Operations {
     String to = options.to();
     Optional<String> after = Optional.empty();
     while (true) {
+      // Without contexts: a command never reads one, and send reads each task again.
       List<Task> page = list(new TaskQuery(Optional.of(selector.machine()),
           selector.state(), selector.statuses(), after, PAGE, TaskQuery.Order.ASCENDING,
-          TaskQuery.Sort.ID));
+          TaskQuery.Sort.ID), false);
       for (Task task : page) {
         matched++;
         try {
@@ -239,22 +248,34 @@ public final class StoreOperations implements Operations {
   }
 
   @Override
-  public List<Task> list(TaskQuery query) {
-    if (!splitsRunnable(query.statuses())) {
-      return store.list(query);
-    }
-    // The store selects runnable for both; keep those that show as asked, page after page.
-    ShownStatuses shown = new ShownStatuses(store::versions);
-    List<Task> kept = new ArrayList<>();
-    // Pages of at least PAGE tasks: a page per kept task would cost a store call each.
+  public List<Task> list(TaskQuery query, boolean contexts) {
+    // Read a few at a time and kept without their contexts when not wanted, so a page of tasks
+    // with contexts of up to 1 MiB each never fills the heap of the runner that serves it.
+    ShownStatuses shown = splitsRunnable(query.statuses())
+        ? new ShownStatuses(store::versions) : null;
     TaskQuery first = new TaskQuery(query.machine(), query.state(), query.statuses(),
-        query.afterId(), Math.max(query.limit(), PAGE), query.order(), query.sort());
+        query.afterId(), shown != null ? PAGE : Math.min(query.limit(), PAGE), query.order(),
+        query.sort());
+    List<Task> kept = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    long contextChars = 0;
     TaskQuery page = first;
     while (true) {
       List<Task> tasks = store.list(page);
       for (Task t : tasks) {
-        if (query.statuses().contains(shown.of(t))) {
-          kept.add(t);
+        // The store selects runnable for both runnable and waiting: keep those shown as asked.
+        // A task that moved in the order between two reads comes once.
+        if ((shown == null || query.statuses().contains(shown.of(t))) && seen.add(t.id())) {
+          if (contexts) {
+            contextChars += t.context().length();
+            if (contextChars > LIST_CONTEXT_CHARS) {
+              throw new FsmException("the " + (kept.size() + 1) + " tasks listed so far hold"
+                  + " more than " + (LIST_CONTEXT_CHARS >> 20) + " MiB of contexts, more than"
+                  + " one list carries; list fewer (--limit), or read them all with `fsm store"
+                  + " export`");
+            }
+          }
+          kept.add(contexts ? t : t.withContext(Contexts.EMPTY));
           if (kept.size() == query.limit()) {
             return kept;
           }

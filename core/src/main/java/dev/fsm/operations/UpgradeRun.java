@@ -38,7 +38,8 @@ import java.util.concurrent.Future;
  */
 final class UpgradeRun {
 
-  private static final int PAGE = 512;
+  /** Tasks read at a time: contexts go to 1 MiB each, and a runner's heap is 128 MiB. */
+  private static final int PAGE = 32;
   private static final int WRITERS = 16;
   private static final EnumSet<ShownStatus> UNFINISHED = EnumSet.of(ShownStatus.RUNNABLE,
       ShownStatus.WAITING, ShownStatus.SLEEPING, ShownStatus.PAUSED, ShownStatus.FAULT);

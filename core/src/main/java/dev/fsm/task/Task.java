@@ -87,6 +87,12 @@ public record Task(
         stateEntered, lastAttempt, due, newLease, pausing);
   }
 
+  /** This task with another context; everything else is the same. */
+  public Task withContext(String newContext) {
+    return new Task(id, machine, version, state, status, newContext, attempt, errors, created,
+        stateEntered, lastAttempt, due, lease, pausing);
+  }
+
   /** This task with another pending pause, or none ({@code null}). */
   public Task withPausing(Pausing mark) {
     return new Task(id, machine, version, state, status, context, attempt, errors, created,

@@ -124,19 +124,21 @@ class ControlRoundTripTest {
     assertThat(client.history("t1")).isEqualTo(Samples.history());
     TaskQuery query = new TaskQuery(Optional.of("order"), Optional.empty(),
         Optional.of(TaskStatus.PAUSED), Optional.of("t0"), 50);
-    assertThat(client.list(query)).containsExactly(Samples.task("a", "{}"), Samples.bare("b"));
-    assertThat(fake.last().args()).containsExactly(query);
-    assertThat(client.list(TaskQuery.all(7))).hasSize(2);
-    assertThat(fake.last().args()).containsExactly(TaskQuery.all(7));
+    assertThat(client.list(query)).containsExactly(Samples.task("a", "{\"k\":1}"),
+        Samples.bare("b"));
+    assertThat(fake.last().args()).containsExactly(query, true);
+    assertThat(client.list(TaskQuery.all(7), false)).containsExactly(Samples.task("a", "{}"),
+        Samples.bare("b"));
+    assertThat(fake.last().args()).containsExactly(TaskQuery.all(7), false);
     TaskQuery newest = new TaskQuery(Optional.of("order"), Optional.empty(), Optional.empty(),
         Optional.of("t9"), 20, TaskQuery.Order.DESCENDING);
     client.list(newest);
-    assertThat(fake.last().args()).containsExactly(newest);
+    assertThat(fake.last().args()).containsExactly(newest, true);
     TaskQuery waitingByCreation = new TaskQuery(Optional.empty(), Optional.of("sign"),
         Set.of(ShownStatus.WAITING, ShownStatus.PAUSED), Optional.of("t3"), 10,
         TaskQuery.Order.DESCENDING, TaskQuery.Sort.CREATED);
     client.list(waitingByCreation);
-    assertThat(fake.last().args()).containsExactly(waitingByCreation);
+    assertThat(fake.last().args()).containsExactly(waitingByCreation, true);
     assertThat(client.idsStartingWith("01J", 20)).containsExactly("01J1", "01J2");
     assertThat(fake.last().args()).containsExactly("01J", 20);
     assertThat(client.counts()).isEqualTo(Samples.counts());

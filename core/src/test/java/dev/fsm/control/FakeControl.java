@@ -125,9 +125,9 @@ final class FakeControl implements Operations {
   }
 
   @Override
-  public List<Task> list(TaskQuery query) {
-    enter("list", query);
-    return List.of(Samples.task("a", "{}"), Samples.bare("b"));
+  public List<Task> list(TaskQuery query, boolean contexts) {
+    enter("list", query, contexts);
+    return List.of(Samples.task("a", contexts ? "{\"k\":1}" : "{}"), Samples.bare("b"));
   }
 
   @Override

@@ -87,6 +87,7 @@ class RequestRoundTripTest {
         new ListTasks(new TaskQuery(Optional.of("order"), Optional.empty(),
             Optional.of(TaskStatus.PAUSED), Optional.of("t0"), 50, TaskQuery.Order.DESCENDING)),
         new ListTasks(TaskQuery.all(7)),
+        new ListTasks(TaskQuery.all(3), false),
         new ListTasks(new TaskQuery(Optional.empty(), Optional.empty(),
             Set.of(ShownStatus.WAITING, ShownStatus.RUNNABLE), Optional.empty(), 3,
             TaskQuery.Order.ASCENDING, TaskQuery.Sort.UPDATED)),

@@ -34,6 +34,7 @@ final class Args {
   static final Arg<TaskQuery> QUERY = new Arg<>("query", TaskQueryCodec.QUERY, null);
   static final Arg<String> PREFIX = new Arg<>("prefix", Scalars.STRING, null);
   static final Arg<String> AFTER = new Arg<>("after", Scalars.STRING, null);
+  static final Arg<Boolean> CONTEXTS = new Arg<>("contexts", Scalars.BOOLEAN, true);
   static final Arg<List<String>> IDS = new Arg<>("ids", Scalars.STRINGS, List.of());
   static final Arg<String> DEFINITION = new Arg<>("definition", Scalars.STRING, null);
   static final Arg<Instant> REGISTERED = new Arg<>("registered", Scalars.INSTANT, null);
@@ -52,7 +53,7 @@ final class Args {
   private static final Map<String, Arg<?>> BY_NAME = index(ID, COMMAND, UNTIL, REASON, TO,
       DRY_RUN, AFTER_STEP, TYPED, SELECTOR, EVENT, CONTEXT, QUERY, PREFIX, AFTER, LIMIT, MACHINE,
       SOURCE, TASKS, STATUSES, OLDER_THAN, SINCE, STATE, IDS, DEFINITION, REGISTERED,
-      TASK_HISTORIES);
+      TASK_HISTORIES, CONTEXTS);
 
   private Args() {}
 

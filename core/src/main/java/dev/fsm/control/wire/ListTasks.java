@@ -7,13 +7,21 @@ import dev.fsm.task.Task;
 import java.io.IOException;
 import java.util.List;
 
-/** {@link Operations#list}: a page of tasks; {@code list} on the wire. */
-public record ListTasks(TaskQuery query) implements Request<List<Task>> {
+/**
+ * {@link Operations#list}: a page of tasks; {@code list} on the wire, with {@code contexts}
+ * written only when false, so a list with contexts reads as it always did.
+ */
+public record ListTasks(TaskQuery query, boolean contexts) implements Request<List<Task>> {
 
   static final String OP = "list";
 
+  /** A list with the tasks' contexts. */
+  public ListTasks(TaskQuery query) {
+    this(query, true);
+  }
+
   static ListTasks from(Arguments a) {
-    return new ListTasks(a.get(Args.QUERY));
+    return new ListTasks(a.get(Args.QUERY), a.get(Args.CONTEXTS));
   }
 
   @Override
@@ -29,6 +37,9 @@ public record ListTasks(TaskQuery query) implements Request<List<Task>> {
   @Override
   public void writeArguments(JsonGenerator g) throws IOException {
     Args.QUERY.write(g, query);
+    if (!contexts) {
+      Args.CONTEXTS.write(g, false);
+    }
   }
 
   @Override
@@ -38,6 +49,6 @@ public record ListTasks(TaskQuery query) implements Request<List<Task>> {
 
   @Override
   public List<Task> apply(Operations operations, String owner) {
-    return operations.list(query);
+    return operations.list(query, contexts);
   }
 }

@@ -83,20 +83,40 @@ class ExportSourceTest {
   }
 
   @Test
-  void aTaskPurgedWhileItsPageIsReadIsLeftOutAndThePagesGoOn() {
+  void aTaskPurgedWhileItsPageIsReadIsLeftOutAndThePageFilledFromTheNext() {
     List<Task> listed = List.of(task("t-1", "a"), task("t-2", "a"), task("t-3", "a"));
-    Iterator<List<Task>> listings = List.of(listed, List.of(listed.get(0), listed.get(2)))
-        .iterator();
+    Task fourth = task("t-4", "a");
+    Iterator<List<Task>> listings = List.of(listed, List.of(listed.get(0), listed.get(2)),
+        List.of(fourth), List.of(fourth)).iterator();
     Store store = store(Map.of(
         "list", args -> listings.next(),
-        "histories", args -> Map.of("t-1", history(1), "t-3", history(2)),
+        "histories", args -> Map.of("t-1", history(1), "t-3", history(2), "t-4", history(3)),
         "history", args -> {
           throw new TaskNotFoundException((String) args[0]);
         }));
     ExportPage page = ExportSource.of(store).page(null, 3);
     assertThat(page.tasks()).containsExactly(new TaskHistory(listed.get(0), history(1)),
-        new TaskHistory(listed.get(2), history(2)));
-    assertThat(page.next()).as("a full listing, so more may follow").isEqualTo("t-3");
+        new TaskHistory(listed.get(2), history(2)), new TaskHistory(fourth, history(3)));
+    assertThat(page.next()).as("a full listing, so more may follow").isEqualTo("t-4");
+    assertThat(listings.hasNext()).isFalse();
+  }
+
+  @Test
+  void aPageStopsTakingTasksOnceItsContextsAreLarge() {
+    Store store = new InMemoryStore();
+    List<TaskHistory> tasks = new ArrayList<>();
+    String big = "{\"pad\":\"" + "x".repeat(300_000) + "\"}";
+    for (int i = 0; i < 100; i++) {
+      Task t = task(String.format("t-%03d", i), "a");
+      tasks.add(new TaskHistory(new Task(t.id(), t.machine(), t.version(), t.state(), t.status(),
+          big, 0, List.of(), T0, T0, null, T0, null, null), history(1)));
+    }
+    store.register("m", "name: m\n", T0);
+    store.restore(tasks);
+    // 20 tasks at a time: 6 MiB of contexts after the first 20, past the 4 MiB a page holds.
+    ExportPage first = ExportSource.of(store).page(null, 500);
+    assertThat(first.tasks()).hasSize(20);
+    assertThat(first.next()).isEqualTo("t-019");
   }
 
   /** A store that answers the named calls, and fails the test on any other. */

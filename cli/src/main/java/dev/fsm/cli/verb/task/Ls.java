@@ -108,12 +108,13 @@ public final class Ls implements Callable<Integer> {
       if (machine != null) {
         KnownMachine.require(control, machine);
       }
-      // One more than asked for, to know whether to say that more exist.
+      // One more than asked for, to know whether to say that more exist; contexts only for
+      // JSON, the one view that shows them.
       tasks = control.list(new TaskQuery(Optional.ofNullable(machine),
           Optional.ofNullable(state), statuses, Optional.empty(),
           limit == Integer.MAX_VALUE ? limit : limit + 1,
           asked.reverse() ? TaskQuery.Order.DESCENDING : TaskQuery.Order.ASCENDING,
-          asked.sort()));
+          asked.sort()), global.json());
       ShownStatuses statusOf = new ShownStatuses(control::versions);
       shown = new HashMap<>();
       tasks.forEach(t -> shown.put(t.id(), statusOf.of(t)));

@@ -106,7 +106,7 @@ public final class Tail implements Callable<Integer>, LiveView {
     ShownStatuses shown = new ShownStatuses(control::versions);
     while (true) {
       TaskQuery query = live.query(PAGE);
-      List<Task> page = control.list(after.map(query::after).orElse(query));
+      List<Task> page = control.list(after.map(query::after).orElse(query), false);
       for (Task t : page) {
         Seen before = seen.get(t.id());
         if (first) {

@@ -106,7 +106,7 @@ public final class Watch implements Callable<Integer>, LiveView {
         if (live.machine != null) {
           KnownMachine.require(control, live.machine);
         }
-        return Polled.of(control.list(live.query(READ)), control.counts(),
+        return Polled.of(control.list(live.query(READ), false), control.counts(),
             new ShownStatuses(control::versions), control.runners());
       });
       if (polled.isEmpty()) {
