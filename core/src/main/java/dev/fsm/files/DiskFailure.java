@@ -33,27 +33,43 @@ public final class DiskFailure {
    * than fsm, naming the file the cause names, else {@code given}; empty otherwise.
    */
   public static Optional<String> advice(Path given, Throwable cause) {
+    return find(given, cause).map(f -> f.problem() + "; " + f.remedy());
+  }
+
+  /**
+   * As {@link #advice}, the problem alone and what fixes it, without saying to run the command
+   * again: for a failure after the command's work was done.
+   */
+  public static Optional<String> afterTheWork(Path given, Throwable cause) {
+    return find(given, cause).map(f -> f.problem() + "; " + f.remedy()
+        .replace(", then run the command again", ""));
+  }
+
+  private record Found(String problem, String remedy) {}
+
+  private static Optional<Found> find(Path given, Throwable cause) {
     for (Throwable t = cause; t != null; t = t.getCause()) {
       // The failing file itself, when the exception knows it, says more than its folder.
       Path file = t instanceof FileSystemException f && f.getFile() != null
           ? Path.of(f.getFile()) : given;
       String text = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
       if (text.contains("no space left on device") || text.contains("disk quota exceeded")) {
-        return Optional.of("no space left on the disk holding " + file + "; free some space"
-            + " there, then run the command again");
+        return Optional.of(new Found("no space left on the disk holding " + file,
+            "free some space there, then run the command again"));
       }
       if (isMappedFault(t)) {
-        return Optional.of("the disk holding " + file + " is full or failing (a page of the file"
-            + " could not be read or stored); free some space there, then run the command again");
+        return Optional.of(new Found("the disk holding " + file + " is full or failing (a page"
+            + " of the file could not be read or stored)",
+            "free some space there, then run the command again"));
       }
       if (text.contains("read-only file system")) {
-        return Optional.of(file + " is on a read-only file system; remount it read-write, or"
-            + " name a writable store with --store PATH");
+        return Optional.of(new Found(file + " is on a read-only file system",
+            "remount it read-write, or name a writable store with --store PATH"));
       }
       if (t instanceof AccessDeniedException || text.contains("permission denied")
           || text.contains("operation not permitted")) {
-        return Optional.of("permission denied on " + file + "; run fsm as the user who owns the"
-            + " store folder, or give that user the folder back (chown -R USER FOLDER)");
+        return Optional.of(new Found("permission denied on " + file, "run fsm as the user who"
+            + " owns the store folder, or give that user the folder back (chown -R USER FOLDER)"));
       }
     }
     return Optional.empty();

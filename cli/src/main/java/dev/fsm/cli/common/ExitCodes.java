@@ -2,6 +2,7 @@ package dev.fsm.cli.common;
 
 import dev.fsm.FsmException;
 import dev.fsm.UsageException;
+import dev.fsm.store.UncleanCloseException;
 import dev.fsm.files.DiskFailure;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -44,6 +45,11 @@ public final class ExitCodes {
     if (e instanceof UsageException) {
       err.println("fsm: " + e.getMessage());
       return USAGE;
+    }
+    if (e instanceof UncleanCloseException) {
+      // Thrown only once the verb's work was done and durable: doing it again would repeat it.
+      err.println("fsm: warning: " + e.getMessage());
+      return OK;
     }
     if (e instanceof FsmException) {
       err.println("fsm: " + e.getMessage());

@@ -16,6 +16,7 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.store.UncleanCloseException;
 import dev.fsm.store.embedded.checkpoint.Checkpoint;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.checkpoint.CheckpointReport;
@@ -523,16 +524,16 @@ public final class EmbeddedStore implements Store {
       owner.close();
     }
     Optional<String> disk = failure == null ? Optional.empty()
-        : DiskFailure.advice(folder, failure);
+        : DiskFailure.afterTheWork(folder, failure);
     if (disk.isPresent()) {
-      throw new FsmException("store " + folder + " did not close cleanly: " + disk.get()
+      throw new UncleanCloseException("store " + folder + " did not close cleanly: " + disk.get()
           + "; every change acknowledged is safe in the journal, and the next open rebuilds the"
           + " index from it", failure);
     }
     if (failure != null) {
-      throw new FsmException("store " + folder + " did not close cleanly (" + failure + ");"
-          + " its next open rebuilds the index from the journal, which holds every acknowledged"
-          + " change", failure);
+      throw new UncleanCloseException("store " + folder + " did not close cleanly (" + failure
+          + "); its next open rebuilds the index from the journal, which holds every"
+          + " acknowledged change", failure);
     }
   }
 
