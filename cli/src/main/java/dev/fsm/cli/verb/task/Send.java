@@ -56,7 +56,8 @@ public final class Send implements Callable<Integer> {
   List<String> words;
 
   @Option(names = "--until", paramLabel = "TIME", converter = Times.Converter.class,
-      description = "For sleep: when to wake, ISO-8601 or a duration from now such as 10m.")
+      description = "For sleep: when to wake, ISO-8601, a duration from now such as 10m, or"
+          + " now.")
   Instant until;
 
   @Option(names = "--reason", paramLabel = "TEXT",

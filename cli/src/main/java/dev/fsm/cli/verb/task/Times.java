@@ -13,7 +13,7 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * Reads the times users give to {@code --at} and {@code --until}: ISO-8601 (with an offset, or
- * local time in this machine's zone), or a duration from now such as {@code 10m}.
+ * local time in this machine's zone), a duration from now such as {@code 10m}, or {@code now}.
  */
 final class Times {
 
@@ -41,6 +41,9 @@ final class Times {
   }
 
   private static Instant instant(String t, Clock clock) {
+    if (t.equalsIgnoreCase("now")) {
+      return clock.instant();
+    }
     if (!t.isEmpty() && Character.isDigit(t.charAt(0)) && !t.contains("-")) {
       return clock.instant().plus(Durations.parse(t));
     }
@@ -60,7 +63,7 @@ final class Times {
     } catch (DateTimeException e) {
       throw new IllegalArgumentException("`" + t + "` is neither a time nor a duration; write"
           + " an ISO-8601 time like 2030-01-31T09:00:00Z or 2030-01-31T10:00, or a duration"
-          + " from now like 10m or 1h30m");
+          + " from now like 10m or 1h30m, or now");
     }
   }
 

@@ -20,6 +20,13 @@ class TimesTest {
   }
 
   @Test
+  void nowIsNow() {
+    // What fsm advises for a parked task: `fsm send ID sleep --until now`.
+    assertThat(Times.parse("now", PARIS)).isEqualTo(NOW);
+    assertThat(Times.parse(" NOW ", PARIS)).isEqualTo(NOW);
+  }
+
+  @Test
   void isoTimesWithAnOffsetOrInTheLocalZone() {
     assertThat(Times.parse("2030-02-01T10:00:00Z", PARIS))
         .isEqualTo(Instant.parse("2030-02-01T10:00:00Z"));
