@@ -10,7 +10,14 @@ public final class Main {
 
   private Main() {}
 
+  /** How java.util.logging's console lines look, read only if something logs. */
+  private static final String LOG_FORMAT = "java.util.logging.SimpleFormatter.format";
+
   public static void main(String[] args) {
+    if (System.getProperty(LOG_FORMAT) == null) {
+      // One line, as fsm's own messages are, instead of a date line and a level line.
+      System.setProperty(LOG_FORMAT, "fsm: %4$s: %5$s%6$s%n");
+    }
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
     handleUncaught(err);

@@ -223,8 +223,9 @@ public final class ControlServer implements AutoCloseable {
         Files.delete(pointer);
       }
     } catch (IOException e) {
-      LOG.log(Level.WARNING, "could not delete control socket " + socket
-          + "; the next owner of the store replaces it", e);
+      // The disk's refusal (a read-only or immutable folder) is the user's to fix: one line.
+      LOG.log(Level.WARNING, "could not delete control socket " + socket + " (" + e
+          + "); the next owner of the store replaces it");
     }
   }
 }

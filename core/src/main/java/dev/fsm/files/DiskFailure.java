@@ -66,6 +66,12 @@ public final class DiskFailure {
         return Optional.of(new Found(file + " is on a read-only file system",
             "remount it read-write, or name a writable store with --store PATH"));
       }
+      if (text.contains("operation not permitted") && !(t instanceof AccessDeniedException)) {
+        // EPERM, not EACCES: even the owner (or root) may not, as with an immutable file.
+        return Optional.of(new Found("operation not permitted on " + file, "check what forbids"
+            + " it: an immutable or append-only attribute (lsattr, chattr -i), or the file"
+            + " system's mount options"));
+      }
       if (t instanceof AccessDeniedException || text.contains("permission denied")
           || text.contains("operation not permitted")) {
         return Optional.of(new Found("permission denied on " + file, "run fsm as the user who"
