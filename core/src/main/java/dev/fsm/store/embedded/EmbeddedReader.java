@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded;
 
+import dev.fsm.FsmException;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.ErrorEntry;
 import dev.fsm.store.ErrorQuery;
@@ -35,6 +36,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.mapdb.DBException;
 
 /**
  * An embedded store opened to read only, for a one-shot read verb: it makes the same checks as
@@ -96,47 +99,53 @@ public final class EmbeddedReader implements Store {
 
   @Override
   public synchronized Optional<Task> get(String id) {
-    return Optional.ofNullable(index.get(id));
+    return read(() -> Optional.ofNullable(index.get(id)));
   }
 
   @Override
   public synchronized List<Transition> history(String id) {
-    if (!index.contains(id)) {
-      throw new TaskNotFoundException(id);
-    }
-    return index.history(id);
+    return read(() -> {
+      if (!index.contains(id)) {
+        throw new TaskNotFoundException(id);
+      }
+      return index.history(id);
+    });
   }
 
   @Override
   public synchronized List<Task> list(TaskQuery query) {
-    return index.list(query);
+    return read(() -> index.list(query));
   }
 
   @Override
   public synchronized List<String> ids(TaskQuery query) {
-    return index.ids(query).orElseGet(() -> Store.super.ids(query));
+    return read(() -> index.ids(query)).orElseGet(() -> Store.super.ids(query));
   }
 
   /** Ids a caller just listed: an id of no task reads as no entries, as the contract allows. */
   @Override
   public synchronized Map<String, List<Transition>> histories(List<String> ids) {
-    return index.histories(ids);
+    return read(() -> index.histories(ids));
   }
 
   @Override
   public synchronized void errors(ErrorQuery query, Consumer<ErrorEntry> each) {
-    List<String> machines = query.machine().map(List::of).orElseGet(index::machinesWithTasks);
-    for (String machine : machines) {
-      String after = null;
-      do {
-        after = index.errors(query, machine, after, ERROR_PAGE, Long.MAX_VALUE, each);
-      } while (after != null);
-    }
+    read(() -> {
+      List<String> machines = query.machine().map(List::of)
+          .orElseGet(index::machinesWithTasks);
+      for (String machine : machines) {
+        String after = null;
+        do {
+          after = index.errors(query, machine, after, ERROR_PAGE, Long.MAX_VALUE, each);
+        } while (after != null);
+      }
+      return null;
+    });
   }
 
   @Override
   public synchronized List<String> idsStartingWith(String prefix, int limit) {
-    return index.idsStartingWith(prefix, limit);
+    return read(() -> index.idsStartingWith(prefix, limit));
   }
 
   @Override
@@ -147,22 +156,43 @@ public final class EmbeddedReader implements Store {
   /** No lease is held: every lease ended at the clean close this index was left by. */
   @Override
   public synchronized Optional<Instant> nextDue(ClaimLimits limits) {
-    return limits.none() ? index.nextDue() : index.nextDue(limits.budget());
+    return read(() -> limits.none() ? index.nextDue() : index.nextDue(limits.budget()));
   }
 
   @Override
   public synchronized List<TaskCount> counts() {
-    return index.counts();
+    return read(index::counts);
   }
 
   @Override
   public synchronized List<MachineVersion> versions(String machine) {
-    return index.versions(machine);
+    return read(() -> index.versions(machine));
   }
 
   @Override
   public synchronized List<MachineVersion> allVersions() {
-    return index.allVersions();
+    return read(index::allVersions);
+  }
+
+  /**
+   * A read of the index, whose damage (which its open's sampled check can miss) is the user's to
+   * fix with a rebuild, not a bug: this reader writes nothing, so it cannot mend it itself.
+   */
+  private <T> T read(Supplier<T> body) {
+    try {
+      return body.get();
+    } catch (DBException e) {
+      throw new FsmException("the index of store " + folder + " is damaged (" + e.getMessage()
+          + "); run `fsm store rebuild` to rebuild it from the journal, which holds every"
+          + " change");
+    } catch (FsmException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // A record that decodes to nonsense fails in many ways besides MapDB's own.
+      throw new FsmException("the index of store " + folder + " could not be read (" + e
+          + "); `fsm store check` says whether it is damaged, and `fsm store rebuild` rebuilds"
+          + " it from the journal, which holds every change");
+    }
   }
 
   @Override

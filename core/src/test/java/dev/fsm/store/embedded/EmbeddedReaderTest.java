@@ -161,6 +161,48 @@ class EmbeddedReaderTest {
   }
 
   @Test
+  void damageTheOpensCheckMissedIsRefusedByTheReadSayingToRebuild() throws IOException {
+    Path made = dir.resolve("made");
+    try (EmbeddedStore store = EmbeddedStore.open(made)) {
+      store.register("m", "name: m\n", T0);
+      List<Task> tasks = new java.util.ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        tasks.add(new Task(String.format("t%05d", i), "m", store.versions("m").get(0).version(),
+            "a", TaskStatus.RUNNABLE, "{\"pad\":\"" + "x".repeat(400) + "\"}", 0, List.of(), T0,
+            T0, null, T0, null, null));
+      }
+      store.create(tasks);
+    }
+    long size = Files.size(made.resolve(TaskIndex.FILE));
+    int readerRefused = 0;
+    for (int k = 0; k < 12; k++) {
+      Path folder = dir.resolve("copy" + k);
+      copy(made, folder);
+      long at = size / 4 + k * (size * 3 / 4 / 12);
+      for (int i = 0; i < 64; i++) {
+        flip(folder.resolve(TaskIndex.FILE), at + i, 0x5a);
+      }
+      try (Store store = EmbeddedReader.open(folder, EmbeddedStoreOptions.defaults())) {
+        if (!(store instanceof EmbeddedReader)) {
+          continue;
+        }
+        try {
+          store.list(TaskQuery.all(5000));
+        } catch (RuntimeException e) {
+          // Never MapDB's or a decoder's exception, which would read as a bug in fsm.
+          assertThat(e).isExactlyInstanceOf(dev.fsm.FsmException.class)
+              .hasMessageStartingWith("the index of store " + folder)
+              .hasMessageContaining("`fsm store rebuild`");
+          readerRefused++;
+        }
+      } catch (RuntimeException e) {
+        // The open's own check found it: refused or rebuilt, as the tests above show.
+      }
+    }
+    assertThat(readerRefused).as("damage the open's sampled check let through").isPositive();
+  }
+
+  @Test
   void aTornTailIsCutByTheWritingOpen() throws IOException {
     Path folder = dir.resolve("store");
     Seen before = closedWithWorkload(folder);
@@ -249,6 +291,19 @@ class EmbeddedReaderTest {
       int b = f.read();
       f.seek(offset);
       f.write(b ^ mask);
+    }
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path f : files.toList()) {
+        Path target = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(f, target);
+        }
+      }
     }
   }
 
