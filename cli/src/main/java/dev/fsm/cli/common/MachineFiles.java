@@ -10,8 +10,13 @@ import dev.fsm.validate.FileReport;
 import dev.fsm.validate.Validator;
 import dev.fsm.yaml.MachineDraft;
 import dev.fsm.yaml.MachineReader;
+import dev.fsm.yaml.YamlFile;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,19 +70,39 @@ public final class MachineFiles {
   public static Checked read(String nameOrPath, Path folder, PrintWriter err, Style style) {
     Path file = looksLikePath(nameOrPath) ? Path.of(nameOrPath)
         : find(nameOrPath, folder, err, style);
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new FsmException("cannot read machine file " + file + ": " + e.getMessage());
-    }
-    FileReport report = Validator.check(file, text);
+    String text = smallText(file);
+    // A file that is not a small UTF-8 text is read again by the validator, which says why.
+    FileReport report = text == null ? Validator.check(file) : Validator.check(file, text);
     if (report.machine().isEmpty()) {
       print(report.diagnostics(), err, style);
       throw new NotValidException("machine file " + file + " is not valid; fix the errors above"
           + " (`fsm validate " + file + "` checks it again)");
     }
     return new Checked(file, text, report.machine().get());
+  }
+
+  /**
+   * The file's text when it is UTF-8 of at most {@link YamlFile#MAX_BYTES} that can be read,
+   * reading no more than that (a device such as /dev/zero never ends); null otherwise.
+   */
+  private static String smallText(Path file) {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(YamlFile.MAX_BYTES + 1);
+    } catch (IOException e) {
+      return null;
+    }
+    if (bytes.length > YamlFile.MAX_BYTES) {
+      return null;
+    }
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
   }
 
   /** Every machine file in the folder by machine name; empty when the folder does not exist. */

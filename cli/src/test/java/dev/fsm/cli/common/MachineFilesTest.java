@@ -38,6 +38,21 @@ class MachineFilesTest {
   }
 
   @Test
+  void aFileNamedByPathThatIsNotSmallUtf8TextIsRefusedAsValidateRefusesIt() throws IOException {
+    Path binary = Files.write(dir.resolve("bin.yaml"), new byte[] {0x7f, 'E', 'L', 'F', (byte) 0xff,
+        (byte) 0xfe, 0});
+    assertThatThrownBy(() -> read(binary.toString()))
+        .isInstanceOf(MachineFiles.NotValidException.class);
+    assertThat(err.toString()).isEqualTo(binary + ":1:1: error: file is not UTF-8 text (a"
+        + " machine file is a YAML text file in UTF-8)\n");
+    err.getBuffer().setLength(0);
+    // A device that never ends is read no further than the limit.
+    assertThatThrownBy(() -> read("/dev/zero")).isInstanceOf(MachineFiles.NotValidException.class);
+    assertThat(err.toString()).isEqualTo("/dev/zero:1:1: error: file is larger than 1 MiB;"
+        + " machine files are limited to 1 MiB\n");
+  }
+
+  @Test
   void aFileNamedForTheMachineThatDoesNotParseIsInvalidNotMissing() throws IOException {
     write("order.yaml", "machine: order\nstates: {\n");
     write("ma.yaml", "machine: ma\nstates:\n  done: {final: completed}\n");
