@@ -201,6 +201,37 @@ class StoreRepairTest {
   }
 
   @Test
+  void aDamagedSnapshotRecordWhoseIdIsUnreadableIsReportedLostNotNothing() throws IOException {
+    Path store = dir.resolve("store");
+    Path crashed = dir.resolve("crashed");
+    try (EmbeddedStore s = EmbeddedStore.open(store)) {
+      String version = s.register("order", "machine: order\n", T0).version();
+      for (int i = 0; i < 10; i++) {
+        s.create(List.of(task(i, version)));
+      }
+      s.checkpoint();
+      Workload.copyFolder(store, crashed);
+    }
+    Path snapshot = crashed.resolve(SnapshotFile.NAME);
+    Map<String, Long> records = snapshotRecords(snapshot);
+    // Every byte of t-08's record, its id too: nothing left says which task it was.
+    for (long at = records.get("t-08"); at < records.get("t-09"); at++) {
+      flip(snapshot, at);
+    }
+
+    RepairReport r = StoreRepair.run(crashed, EmbeddedStoreOptions.defaults(), NOW);
+    assertThat(r.lostTasks()).isEmpty();
+    assertThat(r.nothingLost()).isFalse();
+    assertThat(r.lines()).contains("could not recover: the tasks the damaged snapshot bytes"
+        + " held, unless a later journal record changed them; no surviving byte shows which"
+        + " tasks they were").doesNotContain("could not recover: nothing");
+    try (EmbeddedStore s = EmbeddedStore.open(crashed)) {
+      assertThat(s.list(TaskQuery.all(100))).extracting(Task::id).hasSize(9)
+          .doesNotContain("t-08");
+    }
+  }
+
+  @Test
   void aJournalCutBelowACleanCloseIsRefusedAndTheCleanIndexFillsTheGap() throws IOException {
     Path store = dir.resolve("store");
     Map<String, List<Transition>> before;

@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.repair;
 
+import dev.fsm.store.embedded.journal.SnapshotFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,6 +94,9 @@ public record RepairReport(Path folder, List<Damaged> damage, List<Range> missin
         List.of(), Optional.of(damagedFolder), saved);
   }
 
+  /** How {@link #basis} begins when the repair built on the clean index. */
+  static final String CLEAN_INDEX = "the clean index";
+
   /** True when the store was found sound and left as it was. */
   public boolean sound() {
     return damage.isEmpty() && missingRecords.isEmpty() && resumed.isEmpty();
@@ -100,7 +104,20 @@ public record RepairReport(Path folder, List<Damaged> damage, List<Range> missin
 
   /** True when nothing is known to be lost. */
   public boolean nothingLost() {
-    return lostRecords.isEmpty() && lostTasks.isEmpty() && lostVersions.isEmpty();
+    return lostRecords.isEmpty() && lostTasks.isEmpty() && lostVersions.isEmpty()
+        && snapshotDamage().isEmpty();
+  }
+
+  /**
+   * Damaged stretches of the snapshot a repair built on: each held task records, whose tasks
+   * its bytes may not name. None when the repair built on the clean index, which held them.
+   */
+  private List<Damaged> snapshotDamage() {
+    if (basis.startsWith(CLEAN_INDEX)) {
+      return List.of();
+    }
+    return damage.stream().filter(d -> d.length() > 0 && d.file().getFileName() != null
+        && d.file().getFileName().toString().equals(SnapshotFile.NAME)).toList();
   }
 
   /** The report as lines of text, as {@code fsm store repair} prints it. */
@@ -139,10 +156,19 @@ public record RepairReport(Path folder, List<Damaged> damage, List<Range> missin
     if (!fromCleanIndex.isEmpty()) {
       lines.add("recovered from the clean index: " + String.join(", ", fromCleanIndex));
     }
+    boolean snapshotLoss = !snapshotDamage().isEmpty();
     if (lostTasks.isEmpty() && lostVersions.isEmpty()) {
-      lines.add(lostRecords.isEmpty() ? "could not recover: nothing"
-          : "could not recover: what the lost journal records held; no surviving record shows"
-              + " which tasks they changed");
+      if (lostRecords.isEmpty() && !snapshotLoss) {
+        lines.add("could not recover: nothing");
+      }
+      if (!lostRecords.isEmpty()) {
+        lines.add("could not recover: what the lost journal records held; no surviving record"
+            + " shows which tasks they changed");
+      }
+      if (snapshotLoss) {
+        lines.add("could not recover: the tasks the damaged snapshot bytes held, unless a later"
+            + " journal record changed them; no surviving byte shows which tasks they were");
+      }
     } else {
       lines.add("could not recover:");
       lostTasks.forEach(t -> lines.add("  " + t.summary()));
@@ -152,6 +178,10 @@ public record RepairReport(Path folder, List<Damaged> damage, List<Range> missin
         lines.add("  anything else journal " + String.join(", ", lostRecords.stream()
             .map(Range::toString).toList()) + " held: the lines above are what surviving"
             + " records and damaged bytes show of them");
+      }
+      if (snapshotLoss) {
+        lines.add("  any other task the damaged snapshot bytes held, unless a later journal"
+            + " record changed it: the lines above are what those bytes show");
       }
     }
     damagedFolder.ifPresent(d -> lines.add("damaged originals kept in " + d));

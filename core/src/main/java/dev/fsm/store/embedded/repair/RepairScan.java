@@ -227,7 +227,7 @@ final class RepairScan implements AutoCloseable {
 
   String basis() {
     if (clean) {
-      return "the clean index (closed at journal record " + cleanSequence + ")";
+      return RepairReport.CLEAN_INDEX + " (closed at journal record " + cleanSequence + ")";
     }
     return snapshotExists ? "the snapshot (journal record " + snapshotSequence + ") and the"
         + " journal after it" : "the journal";
