@@ -1,5 +1,6 @@
 package dev.fsm.action;
 
+import dev.fsm.diagnostic.Printable;
 import java.time.Duration;
 
 /** What one attempt of a state's action came to, before the machine's rules are applied. */
@@ -17,7 +18,13 @@ public sealed interface ActionOutcome {
   record Sleep(Duration duration) implements ActionOutcome {}
 
   /** The action failed; the message is what the user sees in the task's errors. */
-  record Error(String message) implements ActionOutcome {}
+  record Error(String message) implements ActionOutcome {
+
+    /** The message as every view prints it: an action's bytes never drive the terminal. */
+    public Error {
+      message = Printable.of(message);
+    }
+  }
 
   /**
    * The action was stopped from outside before it finished: by a command, a lost lease, the

@@ -3,6 +3,7 @@ package dev.fsm.engine;
 import dev.fsm.FsmException;
 import dev.fsm.action.ActionOutcome;
 import dev.fsm.action.Attempt;
+import dev.fsm.diagnostic.Printable;
 import dev.fsm.model.Behavior;
 import dev.fsm.model.Durations;
 import dev.fsm.model.Machine;
@@ -126,7 +127,8 @@ public final class Step {
       }
       if (state.next(event.event()).isEmpty()) {
         return Optional.of(applyErrorPolicy(running, machine, state, "the action emitted event `"
-            + event.event() + "`, but state `" + state.name() + "` has no edge for it; its events: "
+            + Printable.of(event.event()) + "`, but state `" + state.name()
+            + "` has no edge for it; its events: "
             + String.join(", ", state.on().keySet()), now, millis, random, by));
       }
       String context;
