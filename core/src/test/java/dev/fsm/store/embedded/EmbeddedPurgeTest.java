@@ -61,6 +61,23 @@ class EmbeddedPurgeTest {
   }
 
   @Test
+  void aStoreClosedAsSoonAsItsPurgeEndsGivesTheSpaceBackAllTheSame() throws Exception {
+    // fsm purge with no runner: the verb closes the store right after the last batch.
+    Path folder = dir.resolve("store");
+    long before;
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      createFinished(store, 300, 30);
+      before = truth(folder);
+      purgeAll(store, PurgeQuery.olderThan(Duration.ofDays(1)));
+    }
+    assertThat(Files.exists(folder.resolve("snapshot"))).isTrue();
+    assertThat(truth(folder)).isLessThan(before / 5);
+    try (EmbeddedStore store = EmbeddedStore.open(folder)) {
+      assertClean(store);
+    }
+  }
+
+  @Test
   void aRebuildAgreesWithTheLiveIndexWhenTheSnapshotStillHoldsWhatTheJournalPurged() {
     Path folder = dir.resolve("store");
     List<Task> before;

@@ -28,6 +28,8 @@ public final class Checkpoints {
   private final long journalBytesAtOpen;
   private final Object oneAtATime = new Object();
   private volatile boolean stopping;
+  /** Set by a purge that started a checkpoint, which {@link #close} then lets finish. */
+  private volatile boolean finishBeforeClose;
   private volatile long coveredBytes;
   private volatile long threshold;
   private Thread background;
@@ -85,6 +87,9 @@ public final class Checkpoints {
   public void purged(long tasks, boolean last, long remaining) {
     long since = purgedSince.addAndGet(tasks);
     if (last && minGrowth > 0 && since > 0 && since * 10 >= since + remaining) {
+      // A purge's checkpoint is how it gives space back: a one-shot purge closing the store at
+      // once must not abandon it, so close waits for it.
+      finishBeforeClose = true;
       startBackground();
     }
   }
@@ -111,8 +116,20 @@ public final class Checkpoints {
     }
   }
 
-  /** Abandons a running checkpoint and waits for its thread; no new one starts. */
+  /**
+   * Abandons a running checkpoint and waits for its thread; no new one starts. One a purge
+   * started is let finish first.
+   */
   public void close() {
+    if (finishBeforeClose) {
+      Thread purging;
+      synchronized (this) {
+        purging = background;
+      }
+      if (purging != null) {
+        Threads.joinUninterruptibly(purging);
+      }
+    }
     Thread running;
     synchronized (this) {
       stopping = true;
