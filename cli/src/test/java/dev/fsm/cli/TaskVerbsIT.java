@@ -151,8 +151,10 @@ class TaskVerbsIT {
 
     FsmJar.Result again = fsm("start", "approval", "--from", "good.jsonl");
     assertThat(again.exit()).isEqualTo(1);
-    assertThat(again.err()).startsWith("fsm: lines 1-3 of good.jsonl failed: a task `b1` exists"
-        + " already").endsWith("; no task was started\n");
+    assertThat(again.err()).isEqualTo("fsm: lines 1-3 of good.jsonl failed: task `b1` exists"
+        + " already, perhaps started by an earlier run of this file; no task was started. To"
+        + " start the rest, leave out the lines whose tasks exist (`fsm ls -q --machine approval"
+        + " --limit 1000000` lists their ids) and run it again\n");
     assertThat(json("ls")).hasSize(3);
   }
 

@@ -8,6 +8,7 @@ import dev.fsm.operations.MachineSource;
 import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.OutcomeUnknownException;
+import dev.fsm.store.TaskExistsException;
 import dev.fsm.task.Task;
 import java.io.IOException;
 import java.io.InputStream;
@@ -207,11 +208,17 @@ final class StartFromFile implements AutoCloseable {
         started.accept(control.start(machine, chunk));
       } catch (FsmException e) {
         String ls = "`fsm ls --machine " + machine.name() + "`";
+        // A taken id here is most often a file started before, in part: say how to go on.
+        boolean taken = e instanceof TaskExistsException;
         String failed = "lines " + firstLine[0] + "-" + lastLine[0] + " of " + file
-            + " failed: " + e.getMessage();
+            + " failed: " + (taken ? "task `" + ((TaskExistsException) e).id() + "` exists"
+                + " already, perhaps started by an earlier run of this file" : e.getMessage());
         throw new FsmException(failed + "; " + (e instanceof OutcomeUnknownException
             ? unsure(done[0], startedUpTo[0], firstLine[0], lastLine[0], idsPrinted, ls)
-            : sure(done[0], startedUpTo[0], firstLine[0], idsPrinted, ls)), e);
+            : sure(done[0], startedUpTo[0], firstLine[0], idsPrinted, ls))
+            + (taken ? ". To start the rest, leave out the lines whose tasks exist (`fsm ls -q"
+                + " --machine " + machine.name() + " --limit 1000000` lists their ids) and run"
+                + " it again" : ""), e);
       }
       done[0] += chunk.size();
       startedUpTo[0] = lastLine[0];
