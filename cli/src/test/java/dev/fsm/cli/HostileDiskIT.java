@@ -183,9 +183,11 @@ class HostileDiskIT {
       FsmJar.Result refused = store.run("start", "order", "--id", "t2");
 
       assertThat(refused.exit()).isEqualTo(1);
-      assertThat(refused.err()).isEqualTo("fsm: cannot open store store: permission denied on "
-          + dir.relativize(segment) + "; run fsm as the user who owns the store folder, or give"
-          + " that user the folder back (chown -R USER FOLDER)\n");
+      // EPERM, which even root gets: the advice is the attribute, not the owner.
+      assertThat(refused.err()).isEqualTo("fsm: cannot open store store: operation not"
+          + " permitted on " + dir.relativize(segment) + "; check what forbids it: an immutable"
+          + " or append-only attribute (lsattr, chattr -i), or the file system's mount"
+          + " options\n");
     } finally {
       sh("chattr", "-i", segment.toString());
     }
