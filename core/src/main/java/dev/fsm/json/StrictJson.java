@@ -82,11 +82,33 @@ public final class StrictJson {
     return new InvalidJsonException(problem, line, offset - lineStart + 1);
   }
 
+  /**
+   * Refuses a string with a lone UTF-16 surrogate (the escape of D800 with no low surrogate
+   * after it): JSON allows the escape, but no UTF-8 text holds it, so it would be stored as "?"
+   * without a word.
+   */
+  private static String whole(String text, JsonParser p) throws InvalidJsonException {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        JsonLocation at = p.currentTokenLocation();
+        throw new InvalidJsonException(String.format("a string holds a lone UTF-16 surrogate"
+            + " \\u%04x, which no UTF-8 text can hold; a surrogate escape stands only in a pair,"
+            + " such as \\ud83d\\ude9a", (int) c), at.getLineNr(), at.getColumnNr());
+      }
+    }
+    return text;
+  }
+
   private static JsonNode value(JsonParser p) throws IOException, InvalidJsonException {
     switch (p.currentToken()) {
       case START_OBJECT -> {
         ObjectNode object = NODES.objectNode();
         for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+          whole(name, p);
           p.nextToken();
           object.set(name, value(p));
         }
@@ -100,7 +122,7 @@ public final class StrictJson {
         return array;
       }
       case VALUE_STRING -> {
-        return NODES.textNode(p.getText());
+        return NODES.textNode(whole(p.getText(), p));
       }
       case VALUE_NUMBER_INT -> {
         return switch (p.getNumberType()) {

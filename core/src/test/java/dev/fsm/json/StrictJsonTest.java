@@ -27,6 +27,18 @@ class StrictJsonTest {
   }
 
   @Test
+  void aLoneSurrogateEscapeIsRefusedNotStoredAsAQuestionMark() throws Exception {
+    // The JSON text holds the six characters of each escape; Java sees them as \\u here.
+    assertThat(refusal("{\"a\": \"x\\ud800\"}")).isEqualTo("X is not valid JSON at column 7:"
+        + " a string holds a lone UTF-16 surrogate \\ud800, which no UTF-8 text can hold; a"
+        + " surrogate escape stands only in a pair, such as \\ud83d\\ude9a");
+    assertThat(refusal("{\"k\\udc00\": 1}")).contains("lone UTF-16 surrogate \\udc00");
+    assertThat(refusal("[\"\\ude9a\\ud83d\"]")).contains("surrogate \\ude9a");
+    assertThat(StrictJson.read("{\"truck\": \"\\ud83d\\ude9a\"}").get("truck").asText())
+        .isEqualTo("\ud83d\ude9a");
+  }
+
+  @Test
   void numbersBeyondADoubleAreRefusedNotTurnedIntoStrings() {
     assertThat(refusal("{\"n\":1e999}")).isEqualTo("X is not valid JSON at column 6: the number"
         + " 1e999 is too large; numbers must fit a double (about 1.8e308)");
