@@ -154,7 +154,7 @@ class TaskVerbsIT {
     assertThat(again.err()).isEqualTo("fsm: lines 1-3 of good.jsonl failed: task `b1` exists"
         + " already, perhaps started by an earlier run of this file; no task was started. To"
         + " start the rest, leave out the lines whose tasks exist (`fsm ls -q --machine approval"
-        + " --limit 1000000` lists their ids) and run it again\n");
+        + " --limit 3` lists their ids) and run it again\n");
     assertThat(json("ls")).hasSize(3);
   }
 

@@ -253,9 +253,13 @@ public final class StoreOperations implements Operations {
     // with contexts of up to 1 MiB each never fills the heap of the runner that serves it.
     ShownStatuses shown = splitsRunnable(query.statuses())
         ? new ShownStatuses(store::versions) : null;
+    // By updated time no index keeps the order, and each read scans every matching task: one
+    // read, then, as many as asked (the store keeps only those in memory as it scans).
+    boolean scans = query.sort() == TaskQuery.Sort.UPDATED;
+    int size = shown != null ? (scans ? Math.max(query.limit(), PAGE) : PAGE)
+        : (scans ? query.limit() : Math.min(query.limit(), PAGE));
     TaskQuery first = new TaskQuery(query.machine(), query.state(), query.statuses(),
-        query.afterId(), shown != null ? PAGE : Math.min(query.limit(), PAGE), query.order(),
-        query.sort());
+        query.afterId(), size, query.order(), query.sort());
     List<Task> kept = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     long contextChars = 0;

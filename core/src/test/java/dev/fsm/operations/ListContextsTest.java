@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fsm.FsmException;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;
+import dev.fsm.store.Store;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.memory.InMemoryStore;
 import dev.fsm.task.Command;
@@ -76,6 +77,38 @@ class ListContextsTest {
     assertThat(paused.changed()).hasSize(100);
     assertThat(ops.get("t042").orElseThrow().context()).as("a command keeps the context")
         .isEqualTo(LARGE);
+  }
+
+  @Test
+  void byUpdatedTimeTheStoreIsReadOnceAsNoIndexKeepsThatOrder() {
+    InMemoryStore memory = new InMemoryStore();
+    int[] lists = {0};
+    Store counting = (Store) java.lang.reflect.Proxy.newProxyInstance(
+        Store.class.getClassLoader(), new Class<?>[] {Store.class}, (proxy, method, args) -> {
+          if (method.getName().equals("list")) {
+            lists[0]++;
+          }
+          try {
+            return method.invoke(memory, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    StoreOperations counted = new StoreOperations(counting, new MachineLibrary(counting, dir),
+        Clock.systemUTC(), "user:test", OperatorListener.NONE, true);
+    List<NewTask> tasks = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      tasks.add(new NewTask(String.format("u%03d", i), "{}", null));
+    }
+    counted.start(new MachineSource("big", dir.resolve("big.yaml"), BIG), tasks);
+    lists[0] = 0;
+    TaskQuery byUpdated = new TaskQuery(Optional.of("big"), Optional.empty(), Set.of(),
+        Optional.empty(), 1000, TaskQuery.Order.DESCENDING, TaskQuery.Sort.UPDATED);
+    assertThat(counted.list(byUpdated, false)).hasSize(100);
+    assertThat(lists[0]).as("each read scans every task: one read, not one per 32").isOne();
+    lists[0] = 0;
+    assertThat(counted.list(query(100), false)).hasSize(100);
+    assertThat(lists[0]).as("in id order, 32 at a time").isEqualTo(4);
   }
 
   private static TaskQuery query(int limit) {

@@ -217,8 +217,8 @@ final class StartFromFile implements AutoCloseable {
             ? unsure(done[0], startedUpTo[0], firstLine[0], lastLine[0], idsPrinted, ls)
             : sure(done[0], startedUpTo[0], firstLine[0], idsPrinted, ls))
             + (taken ? ". To start the rest, leave out the lines whose tasks exist (`fsm ls -q"
-                + " --machine " + machine.name() + " --limit 1000000` lists their ids) and run"
-                + " it again" : ""), e);
+                + " --machine " + machine.name() + " --limit " + total + "` lists their ids) and"
+                + " run it again" : ""), e);
       }
       done[0] += chunk.size();
       startedUpTo[0] = lastLine[0];
