@@ -33,7 +33,8 @@ public final class DiskFailure {
    * than fsm, naming the file the cause names, else {@code given}; empty otherwise.
    */
   public static Optional<String> advice(Path given, Throwable cause) {
-    return find(given, cause).map(f -> f.problem() + "; " + f.remedy());
+    return find(given, cause).map(f -> f.problem() + "; " + f.remedy()
+        + (f.thenAgain() ? ", then run the command again" : ""));
   }
 
   /**
@@ -41,11 +42,11 @@ public final class DiskFailure {
    * again: for a failure after the command's work was done.
    */
   public static Optional<String> afterTheWork(Path given, Throwable cause) {
-    return find(given, cause).map(f -> f.problem() + "; " + f.remedy()
-        .replace(", then run the command again", ""));
+    return find(given, cause).map(f -> f.problem() + "; " + f.remedy());
   }
 
-  private record Found(String problem, String remedy) {}
+  /** What failed, what fixes it, and whether the command is then to be run again. */
+  private record Found(String problem, String remedy, boolean thenAgain) {}
 
   private static Optional<Found> find(Path given, Throwable cause) {
     for (Throwable t = cause; t != null; t = t.getCause()) {
@@ -55,27 +56,26 @@ public final class DiskFailure {
       String text = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
       if (text.contains("no space left on device") || text.contains("disk quota exceeded")) {
         return Optional.of(new Found("no space left on the disk holding " + file,
-            "free some space there, then run the command again"));
+            "free some space there", true));
       }
       if (isMappedFault(t)) {
         return Optional.of(new Found("the disk holding " + file + " is full or failing (a page"
-            + " of the file could not be read or stored)",
-            "free some space there, then run the command again"));
+            + " of the file could not be read or stored)", "free some space there", true));
       }
       if (text.contains("read-only file system")) {
         return Optional.of(new Found(file + " is on a read-only file system",
-            "remount it read-write, or name a writable store with --store PATH"));
+            "remount it read-write, or name a writable store with --store PATH", false));
       }
       if (text.contains("operation not permitted") && !(t instanceof AccessDeniedException)) {
         // EPERM, not EACCES: even the owner (or root) may not, as with an immutable file.
         return Optional.of(new Found("operation not permitted on " + file, "check what forbids"
             + " it: an immutable or append-only attribute (lsattr, chattr -i), or the file"
-            + " system's mount options"));
+            + " system's mount options", false));
       }
-      if (t instanceof AccessDeniedException || text.contains("permission denied")
-          || text.contains("operation not permitted")) {
+      if (t instanceof AccessDeniedException || text.contains("permission denied")) {
         return Optional.of(new Found("permission denied on " + file, "run fsm as the user who"
-            + " owns the store folder, or give that user the folder back (chown -R USER FOLDER)"));
+            + " owns the store folder, or give that user the folder back (chown -R USER FOLDER)",
+            false));
       }
     }
     return Optional.empty();

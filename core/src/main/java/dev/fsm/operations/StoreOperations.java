@@ -255,9 +255,12 @@ public final class StoreOperations implements Operations {
         ? new ShownStatuses(store::versions) : null;
     // By updated time no index keeps the order, and each read scans every matching task: one
     // read, then, as many as asked (the store keeps only those in memory as it scans).
-    boolean scans = query.sort() == TaskQuery.Sort.UPDATED;
-    int size = shown != null ? (scans ? Math.max(query.limit(), PAGE) : PAGE)
-        : (scans ? query.limit() : Math.min(query.limit(), PAGE));
+    int size = query.sort() == TaskQuery.Sort.UPDATED ? query.limit()
+        : Math.min(query.limit(), PAGE);
+    if (shown != null) {
+      // Some tasks read may show otherwise: at least a page, or a read per task kept.
+      size = Math.max(size, PAGE);
+    }
     TaskQuery first = new TaskQuery(query.machine(), query.state(), query.statuses(),
         query.afterId(), size, query.order(), query.sort());
     List<Task> kept = new ArrayList<>();
