@@ -11,7 +11,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -168,6 +170,51 @@ class StoreRepairIT {
     assertThat(fsm.ok("show", "a02").out()).contains("review");
     JsonNode again = fsm.json("store", "repair");
     assertThat(again.get("sound").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aJournalCutShortAfterARunnerWasKilledIsRefusedAndRepairNamesTheLostRecord()
+      throws IOException {
+    Path segment = dir.resolve(SEGMENT);
+    try (FsmProcess runner = FsmProcess.start(dir, "run", "--store", "s")) {
+      // An open takes the clean close's marker away; nothing but the runner opens it now.
+      Await.until("the runner to open the store", Duration.ofSeconds(20),
+          () -> !Files.exists(dir.resolve("s/index.clean")));
+      fsm.ok("signal", "a04", "approve");
+      // The journal notes how far it got once a second; kill -9 after that note.
+      long written = Collections.max(frames(segment).keySet());
+      Await.until("the journal's note of record " + written, Duration.ofSeconds(20),
+          () -> noted(dir.resolve("s/journal/reached")) >= written);
+      runner.kill();
+      runner.awaitExit(Duration.ofSeconds(10));
+    }
+    assertThat(dir.resolve("s/index.clean")).doesNotExist();
+    Map<Long, Long> frames = frames(segment);
+    long last = Collections.max(frames.keySet());
+    try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+      f.setLength(frames.get(last));
+    }
+
+    FsmJar.Result ls = fsm.run("ls");
+    assertThat(ls.exit()).isEqualTo(1);
+    assertThat(ls.err()).startsWith("fsm: journal segment " + SEGMENT + " ends at byte "
+        + frames.get(last) + " after record " + (last - 1) + ", but the journal had made record "
+        + last + " durable").contains("fsm store repair");
+
+    FsmJar.Result repair = fsm.ok("store", "repair");
+    assertThat(repair.outLines()).contains("  lost: journal record " + last);
+    assertThat(repair.err()).contains("it lost what the report above lists");
+    assertThat(fsm.ok("ls").outLines()).as("the store opens again").hasSize(31);
+  }
+
+  /** The record the journal's note names, or -1 while it has none. */
+  private static long noted(Path note) {
+    try {
+      byte[] b = Files.readAllBytes(note);
+      return b.length < 16 ? -1 : ByteBuffer.wrap(b).getLong(4);
+    } catch (IOException e) {
+      return -1;
+    }
   }
 
   @Test

@@ -51,7 +51,7 @@ class StoreRepairTest {
    * Record 1 registers machine order, records 2 to 11 create t-00 to t-09 one by one, then 12
    * pauses t-03, 13 resumes it, 14 pauses t-05 and 15 pauses t-04.
    */
-  private static void fill(EmbeddedStore s) {
+  static void fill(EmbeddedStore s) {
     String version = s.register("order", "machine: order\n", T0).version();
     for (int i = 0; i < 10; i++) {
       s.create(List.of(task(i, version)));

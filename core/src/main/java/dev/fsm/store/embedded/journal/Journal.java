@@ -45,6 +45,7 @@ public final class Journal implements AutoCloseable {
   private final GroupCommit commit;
   /** The seal this journal was opened by, whose files' CRCs still stand while their sizes do. */
   private final Optional<JournalSeal> openedBy;
+  private final ReachedMark reached;
 
   private Journal(Path folder, JournalOptions options, FileChannel lockChannel,
       FileLock folderLock, JournalRecovery.Opened opened) throws IOException {
@@ -59,6 +60,15 @@ public final class Journal implements AutoCloseable {
     SegmentWriter writer = new SegmentWriter(folder, last.getValue(), opened.lastSegmentSize(),
         options, this::segmentStarted);
     this.commit = new GroupCommit(folder, writer, opened.lastSequence());
+    ReachedMark mark;
+    try {
+      mark = ReachedMark.start(folder, opened.lastSequence(), commit::durableSequence,
+          ReachedMark.EVERY);
+    } catch (IOException | RuntimeException e) {
+      commit.close();
+      throw e;
+    }
+    this.reached = mark;
   }
 
   /**
@@ -98,8 +108,14 @@ public final class Journal implements AutoCloseable {
     try {
       FileLock folderLock = lockFolder(folder, lockChannel);
       try {
+        // The journal's own note may vouch for more than a clean close did: after a crash, it
+        // is all there is. A seal is of the clean close, so it counts only if nothing came after.
+        JournalRecovery.Acknowledged vouched = JournalRecovery.Acknowledged
+            .cleanClose(acknowledged).orReached(ReachedMark.read(folder));
+        Optional<JournalSeal> usable = vouched.sequence() == acknowledged ? seal
+            : Optional.empty();
         return new Journal(folder, options, lockChannel, folderLock,
-            JournalRecovery.recover(folder, options, acknowledged, seal));
+            JournalRecovery.recover(folder, options, vouched, usable));
       } catch (IOException | RuntimeException | Error e) {
         folderLock.release();
         throw e;
@@ -118,7 +134,19 @@ public final class Journal implements AutoCloseable {
    */
   public static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged,
       Optional<JournalSeal> seal) throws IOException {
-    return JournalRecovery.soundEnd(folder, options, acknowledged, seal);
+    JournalRecovery.Acknowledged vouched = JournalRecovery.Acknowledged.cleanClose(acknowledged)
+        .orReached(ReachedMark.read(folder));
+    return JournalRecovery.soundEnd(folder, options, vouched,
+        vouched.sequence() == acknowledged ? seal : Optional.empty());
+  }
+
+  /**
+   * The newest record the journal in {@code folder} noted as durable (each second while open and
+   * at close); empty when it has no readable note. It may lag the journal, never lead it unless
+   * records were lost.
+   */
+  public static OptionalLong noted(Path folder) throws IOException {
+    return ReachedMark.read(folder);
   }
 
   /**
@@ -288,7 +316,11 @@ public final class Journal implements AutoCloseable {
       throw new IllegalStateException("close() cannot wait for the writer from the writer's own"
           + " thread: call it outside future callbacks");
     }
-    commit.close();
+    try {
+      commit.close();
+    } finally {
+      reached.close();
+    }
     if (lockChannel.isOpen()) {
       try {
         folderLock.release();

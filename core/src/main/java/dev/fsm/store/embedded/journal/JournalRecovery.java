@@ -40,6 +40,34 @@ final class JournalRecovery {
     }
   }
 
+  /**
+   * The newest record known durable from outside the journal's frames, and what says so.
+   *
+   * @param sequence 0 when nothing vouches for any record
+   * @param by the phrase a refusal gives, as in "but {@code by}: records ... are not there"
+   */
+  record Acknowledged(long sequence, String by) {
+
+    static final Acknowledged NONE = new Acknowledged(0, "nothing vouched for any record");
+
+    /** A clean close at {@code sequence}. */
+    static Acknowledged cleanClose(long sequence) {
+      return sequence <= 0 ? NONE : new Acknowledged(sequence, String.format(Locale.ROOT,
+          "the store was closed cleanly at record %d", sequence));
+    }
+
+    /** This one, or the journal's own note of how far it got when that is further. */
+    Acknowledged orReached(OptionalLong reached) {
+      if (reached.isEmpty() || reached.getAsLong() <= sequence) {
+        return this;
+      }
+      long r = reached.getAsLong();
+      return new Acknowledged(r, String.format(Locale.ROOT, "the journal had made record %d"
+          + " durable (its note %s says so; fsm writes it each second and at close)", r,
+          ReachedMark.FILE));
+    }
+  }
+
   /** What a refusal tells the user to do. */
   static final String REPAIR = "Run `fsm store repair` to keep every record that can be proven"
       + " and report exactly what is lost, or restore the store folder from a backup.";
@@ -47,7 +75,7 @@ final class JournalRecovery {
   private JournalRecovery() {}
 
   static Opened recover(Path folder, JournalOptions options) throws IOException {
-    return recover(folder, options, 0);
+    return recover(folder, options, Acknowledged.NONE);
   }
 
   /**
@@ -55,15 +83,14 @@ final class JournalRecovery {
    * the last segment with no sound later record after them, and which leaves every record up to
    * {@code acknowledged} (known durable from elsewhere, such as a clean close) in place.
    */
-  static Opened recover(Path folder, JournalOptions options, long acknowledged)
+  static Opened recover(Path folder, JournalOptions options, Acknowledged acknowledged)
       throws IOException {
     TreeMap<Long, Path> segments = Segments.list(folder);
     if (segments.isEmpty()) {
-      if (acknowledged > 0) {
+      if (acknowledged.sequence() > 0) {
         throw new JournalDamagedException(String.format(Locale.ROOT, "the journal folder %s"
-            + " holds no segment, but the store was closed cleanly at record %d: its records"
-            + " are missing. fsm changed nothing; %s", folder, acknowledged, REPAIR), folder, 0,
-            "no segments");
+            + " holds no segment, but %s: its records are missing. fsm changed nothing; %s",
+            folder, acknowledged.by(), REPAIR), folder, 0, "no segments");
       }
       segments.put(1L, Segments.createEmpty(folder, 1));
       return new Opened(segments, 0, Segments.HEADER_BYTES,
@@ -114,10 +141,10 @@ final class JournalRecovery {
    * a frame when it still holds the seal of the clean close at {@code acknowledged}: every byte
    * is then as that close left it, after the open before it verified or wrote each one.
    */
-  static Opened recover(Path folder, JournalOptions options, long acknowledged,
+  static Opened recover(Path folder, JournalOptions options, Acknowledged acknowledged,
       Optional<JournalSeal> seal) throws IOException {
     Optional<Opened> sealed = seal.isEmpty() ? Optional.empty()
-        : sealed(folder, seal.get(), acknowledged);
+        : sealed(folder, seal.get(), acknowledged.sequence());
     return sealed.isPresent() ? sealed.get() : recover(folder, options, acknowledged);
   }
 
@@ -144,10 +171,10 @@ final class JournalRecovery {
    * refused with the same exceptions; empty when opening would write (a torn tail to cut, or no
    * segment yet), so the caller opens it the writing way.
    */
-  static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged,
+  static OptionalLong soundEnd(Path folder, JournalOptions options, Acknowledged acknowledged,
       Optional<JournalSeal> seal) throws IOException {
-    if (seal.isPresent() && sealed(folder, seal.get(), acknowledged).isPresent()) {
-      return OptionalLong.of(acknowledged);
+    if (seal.isPresent() && sealed(folder, seal.get(), acknowledged.sequence()).isPresent()) {
+      return OptionalLong.of(acknowledged.sequence());
     }
     TreeMap<Long, Path> segments = Segments.list(folder);
     if (segments.isEmpty()) {
@@ -191,7 +218,7 @@ final class JournalRecovery {
    * {@code acknowledged}, is acknowledged data that cutting would drop.
    */
   private static void refuseDamage(List<Scan> scans, int damaged, String reason,
-      long acknowledged, int maxRecordBytes) throws IOException {
+      Acknowledged acknowledged, int maxRecordBytes) throws IOException {
     Scan last = scans.get(scans.size() - 1);
     if (damaged >= 0 && damaged < scans.size() - 1) {
       Scan d = scans.get(damaged);
@@ -209,15 +236,15 @@ final class JournalRecovery {
             last.goodBytes(), reason);
       }
     }
-    if (acknowledged > last.last()) {
+    if (acknowledged.sequence() > last.last()) {
       String what = damaged >= 0 ? String.format(Locale.ROOT, "is damaged at byte %d (%s)"
           + " after record %d", last.goodBytes(), reason, last.last())
           : String.format(Locale.ROOT, "ends at byte %d after record %d", last.size(),
               last.last());
       throw new JournalDamagedException(String.format(Locale.ROOT, "journal segment %s %s, but"
-          + " the store was closed cleanly at record %d: records %d to %d were acknowledged"
-          + " and are not there, so fsm opened nothing and changed nothing. %s", last.file(),
-          what, acknowledged, last.last() + 1, acknowledged, REPAIR), last.file(),
+          + " %s: records %d to %d were acknowledged and are not there, so fsm opened nothing"
+          + " and changed nothing. %s", last.file(), what, acknowledged.by(), last.last() + 1,
+          acknowledged.sequence(), REPAIR), last.file(),
           damaged >= 0 ? last.goodBytes() : last.size(),
           damaged >= 0 ? reason : "records missing at the end");
     }

@@ -110,7 +110,10 @@ final class RepairScan implements AutoCloseable {
     snapshotSequence = snapshotExists
         ? covered.orElse(Math.max(0, journal.firstSequence() - 1)) : 0;
     OptionalLong closedAt = CleanMarker.peek(folder);
-    long end = Math.max(journal.lastSequence(), closedAt.orElse(0));
+    // The journal's note of how far it got counts too: after a crash it is the only witness to
+    // records lost from its end.
+    long end = Math.max(Math.max(journal.lastSequence(), closedAt.orElse(0)),
+        Journal.noted(folder.resolve(Journal.FOLDER)).orElse(0));
     if (closedAt.isPresent() && closedAt.getAsLong() >= snapshotSequence) {
       cleanIndex = IndexOpening.openIfClean(folder, closedAt.getAsLong(),
           indexOpenTimeout);

@@ -1,0 +1,156 @@
+package dev.fsm.store.embedded.journal;
+
+import dev.fsm.files.StoreFiles;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.zip.CRC32C;
+
+/**
+ * {@code reached} in the journal's folder: the newest record the journal had made durable, noted
+ * once a second while it is open and at its close. A journal cut short at a record boundary, or
+ * missing its last segment, reads as sound frame by frame; this note is what tells such a loss of
+ * acknowledged records from a journal that really ended there, after a crash as well as after a
+ * clean close. It only ever lags the truth, so a lost or damaged note is no evidence and reads as
+ * none. Written in place, 16 bytes at offset 0 with a CRC, so a torn write reads as none too.
+ */
+final class ReachedMark implements AutoCloseable {
+
+  static final String FILE = "reached";
+  static final Duration EVERY = Duration.ofSeconds(1);
+
+  private static final byte[] MAGIC = {'F', 'S', 'M', 'R'};
+  private static final int BYTES = 16;
+
+  private final FileChannel channel;
+  private final LongSupplier durable;
+  private final ScheduledExecutorService timer;
+  private long noted;
+
+  private ReachedMark(FileChannel channel, LongSupplier durable, long noted, Duration every) {
+    this.channel = channel;
+    this.durable = durable;
+    this.noted = noted;
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fsm-journal-mark");
+      t.setDaemon(true);
+      return t;
+    });
+    timer.scheduleWithFixedDelay(this::noteQuietly, every.toMillis(), every.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** The record the note in {@code folder} names; empty when there is none or it is unreadable. */
+  static OptionalLong read(Path folder) throws IOException {
+    Path file = folder.resolve(FILE);
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      return OptionalLong.empty();
+    }
+    byte[] bytes;
+    try (FileChannel c = StoreFiles.open(file, StandardOpenOption.READ)) {
+      ByteBuffer b = ByteBuffer.allocate(BYTES);
+      while (b.hasRemaining() && c.read(b) > 0) {
+        // Reads until the note's 16 bytes or the end of the file.
+      }
+      if (b.hasRemaining()) {
+        return OptionalLong.empty();
+      }
+      bytes = b.array();
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes);
+    byte[] magic = new byte[MAGIC.length];
+    b.get(magic);
+    long sequence = b.getLong();
+    int crc = b.getInt();
+    boolean sound = Arrays.equals(magic, MAGIC) && crc == crc(bytes) && sequence >= 0;
+    return sound ? OptionalLong.of(sequence) : OptionalLong.empty();
+  }
+
+  /**
+   * Starts noting, every {@code every}, the record {@code durable} gives, beginning with {@code
+   * opened}, the record the journal opened with.
+   */
+  static ReachedMark start(Path folder, long opened, LongSupplier durable, Duration every)
+      throws IOException {
+    Path file = folder.resolve(FILE);
+    boolean existed = Files.exists(file, LinkOption.NOFOLLOW_LINKS);
+    // A journal opened where its note says (after a clean close, always) costs no write.
+    boolean current = existed && read(folder).equals(OptionalLong.of(opened));
+    FileChannel channel = StoreFiles.open(file, StandardOpenOption.CREATE,
+        StandardOpenOption.READ, StandardOpenOption.WRITE);
+    try {
+      if (!current) {
+        write(channel, opened);
+      }
+      if (!existed) {
+        Segments.fsyncFolder(folder);
+      }
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+    return new ReachedMark(channel, durable, opened, every);
+  }
+
+  /** Notes the newest durable record now, if it moved since the last note. */
+  synchronized void note() throws IOException {
+    long sequence = durable.getAsLong();
+    if (sequence > noted && channel.isOpen()) {
+      write(channel, sequence);
+      noted = sequence;
+    }
+  }
+
+  private void noteQuietly() {
+    try {
+      note();
+    } catch (IOException | RuntimeException e) {
+      // The note only lags then: a stale one is never evidence against records that are there.
+    }
+  }
+
+  /** Stops the timer and notes the record the journal closed at, if it can. */
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    try {
+      timer.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    noteQuietly();
+    synchronized (this) {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        // Every note written was forced; closing loses nothing.
+      }
+    }
+  }
+
+  private static void write(FileChannel channel, long sequence) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(BYTES);
+    b.put(MAGIC).putLong(sequence).putInt(0);
+    byte[] bytes = b.array();
+    ByteBuffer.wrap(bytes).putInt(MAGIC.length + Long.BYTES, crc(bytes));
+    Segments.writeFully(channel, ByteBuffer.wrap(bytes), 0);
+    channel.force(false);
+  }
+
+  private static int crc(byte[] bytes) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, MAGIC.length + Long.BYTES);
+    return (int) crc.getValue();
+  }
+}
