@@ -143,4 +143,35 @@ class ListingIT {
     assertThat(badStatus.exit()).isEqualTo(2);
     assertThat(badStatus.err()).contains("unknown status `wating`; did you mean `waiting`?");
   }
+
+  @Test
+  void aHundredThousandTasksAreListedThroughARunnerWithA32MiBHeap() throws IOException {
+    Files.writeString(dir.resolve("machines/hold.yaml"), """
+        machine: hold
+        states:
+          wait:
+            on: {go: done}
+          done: {final: completed}
+        """);
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      lines.add(String.format("{\"id\":\"h%06d\"}", i));
+    }
+    Files.write(dir.resolve("tasks.jsonl"), lines);
+    store().ok("start", "hold", "--from", "tasks.jsonl");
+
+    // The whole list once had to fit in the runner's heap (128 MiB through bin/fsm); read a
+    // page at a time, a heap a quarter of that serves it.
+    try (FsmProcess runner = FsmProcess.start(dir, List.of("env", "JDK_JAVA_OPTIONS=-Xmx32m"),
+        "run", "--store", "store").awaitServing()) {
+      List<String> byCreation = store().ok("ls", "-q", "--limit", "1000000").outLines();
+      assertThat(byCreation).hasSize(100_000).doesNotHaveDuplicates();
+      assertThat(byCreation.get(99_999)).isEqualTo("h099999");
+      List<String> byUpdate = store().ok("ls", "-q", "--sort", "updated", "--reverse",
+          "--limit", "1000000").outLines();
+      assertThat(byUpdate).hasSize(100_000).doesNotHaveDuplicates();
+      assertThat(runner.alive()).as(runner.err()).isTrue();
+      assertThat(runner.err()).doesNotContain("OutOfMemoryError");
+    }
+  }
 }

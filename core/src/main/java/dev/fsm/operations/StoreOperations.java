@@ -261,8 +261,7 @@ public final class StoreOperations implements Operations {
       // Some tasks read may show otherwise: at least a page, or a read per task kept.
       size = Math.max(size, PAGE);
     }
-    TaskQuery first = new TaskQuery(query.machine(), query.state(), query.statuses(),
-        query.afterId(), size, query.order(), query.sort());
+    TaskQuery first = query.withLimit(size);
     List<Task> kept = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     long contextChars = 0;
@@ -291,7 +290,7 @@ public final class StoreOperations implements Operations {
       if (tasks.size() < page.limit()) {
         return kept;
       }
-      page = first.after(tasks.get(tasks.size() - 1).id());
+      page = first.after(tasks.get(tasks.size() - 1));
     }
   }
 

@@ -6,6 +6,7 @@ import dev.fsm.task.TaskStatus;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -13,7 +14,9 @@ import java.util.Set;
 /**
  * Which tasks to list: optional filters, and a page of at most {@code limit} tasks in the order
  * {@code sort} and {@code order} say, starting strictly after the task {@code afterId} in that
- * order (empty for the first page). {@code statuses} is a union (empty: any status); a store
+ * order (empty for the first page). With {@code afterKey}, the page starts after that sort key
+ * and id, as the cursor task had them when it was listed, whatever it has now or whether it is
+ * still there; without it, after the cursor task as it is now (and empty if it is gone). {@code statuses} is a union (empty: any status); a store
  * matches their stored statuses, so {@code waiting} and {@code runnable} both select runnable
  * tasks there, and {@code StoreOperations} tells them apart.
  */
@@ -24,7 +27,8 @@ public record TaskQuery(
     Optional<String> afterId,
     int limit,
     Order order,
-    Sort sort) {
+    Sort sort,
+    Optional<Instant> afterKey) {
 
   /** Which way a page runs. */
   public enum Order {
@@ -42,6 +46,15 @@ public record TaskQuery(
     CREATED,
     /** The last change: the later of entering the state and the last attempt. */
     UPDATED;
+
+    /** The task's value of this key; null for {@link #ID}, which has no key but the id. */
+    public Instant key(Task t) {
+      return switch (this) {
+        case ID -> null;
+        case CREATED -> t.created();
+        case UPDATED -> updated(t);
+      };
+    }
 
     /** The order of tasks by this key, then by id, smallest first. */
     public Comparator<Task> comparator() {
@@ -61,6 +74,16 @@ public record TaskQuery(
     Objects.requireNonNull(order, "order");
     Objects.requireNonNull(sort, "sort");
     statuses = statuses.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(statuses));
+    Objects.requireNonNull(afterKey, "afterKey");
+    if (afterKey.isPresent() && (afterId.isEmpty() || sort == Sort.ID)) {
+      throw new IllegalArgumentException("afterKey needs afterId and a sort by a key");
+    }
+  }
+
+  /** A page after the task {@code afterId} as it is now. */
+  public TaskQuery(Optional<String> machine, Optional<String> state, Set<ShownStatus> statuses,
+      Optional<String> afterId, int limit, Order order, Sort sort) {
+    this(machine, state, statuses, afterId, limit, order, sort, Optional.empty());
   }
 
   /** A query in id order, for one stored status (both its shown statuses) or any. */
@@ -82,9 +105,33 @@ public record TaskQuery(
         limit);
   }
 
-  /** The same query for the page after the task {@code id}. */
+  /** The same query with another limit. */
+  public TaskQuery withLimit(int limit) {
+    return new TaskQuery(machine, state, statuses, afterId, limit, order, sort, afterKey);
+  }
+
+  /** The same query for the page after the task {@code id}, as that task is now. */
   public TaskQuery after(String id) {
     return new TaskQuery(machine, state, statuses, Optional.of(id), limit, order, sort);
+  }
+
+  /**
+   * The same query for the page after {@code task} as it is here: a task that changes or goes
+   * away after this was read moves no later page.
+   */
+  public TaskQuery after(Task task) {
+    return new TaskQuery(machine, state, statuses, Optional.of(task.id()), limit, order, sort,
+        Optional.ofNullable(sort.key(task)));
+  }
+
+  /**
+   * The cursor of a page after a key ({@code afterKey}), as a task that {@link #comparator()}
+   * and the creation order place where the cursor task was: its id, and the key as both its
+   * creation and its last change.
+   */
+  public Optional<Task> keyCursor() {
+    return afterKey.map(k -> new Task(afterId.orElseThrow(), "", "", "", TaskStatus.RUNNABLE,
+        "{}", 0, List.of(), k, k, null, null, null));
   }
 
   /** True for a page of the largest first. */

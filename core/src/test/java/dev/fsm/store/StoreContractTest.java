@@ -690,6 +690,33 @@ public abstract class StoreContractTest {
   }
 
   @Test
+  void aPageAfterAKeyStartsWhereTheCursorTaskWasWhenListed() {
+    store.create(List.of(created("a", T0), created("b", T0.plusSeconds(1)),
+        created("c", T0.plusSeconds(2)), created("d", T0.plusSeconds(3))));
+    reopen();
+    TaskQuery byUpdate = new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
+        Optional.empty(), 2, TaskQuery.Order.ASCENDING, TaskQuery.Sort.UPDATED);
+    List<Task> first = store.list(byUpdate);
+    assertThat(first).extracting(Task::id).containsExactly("a", "b");
+
+    // The cursor task changes after it was listed: it moves to the end of the update order.
+    store.update("b", t -> new Change(
+        new Task(t.id(), t.machine(), t.version(), "pack", TaskStatus.RUNNABLE, t.context(),
+            t.attempt(), t.errors(), t.created(), T0.plusSeconds(60), null, T0, null),
+        new Transition(T0.plusSeconds(60), "ship", "ok", "pack", 0, 0, "op", "")));
+    reopen();
+
+    assertThat(ids(byUpdate.after(first.get(1)))).as("after b as listed")
+        .containsExactly("c", "d");
+    assertThat(ids(byUpdate.after("b"))).as("after b as it is now").isEmpty();
+    TaskQuery byCreation = new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
+        Optional.empty(), 10, TaskQuery.Order.DESCENDING, TaskQuery.Sort.CREATED);
+    Task gone = created("gone", T0.plusSeconds(2).plusMillis(500));
+    assertThat(ids(byCreation.after(gone))).as("after a task no store holds")
+        .containsExactly("c", "b", "a");
+  }
+
+  @Test
   void listPagesInIdOrderAfterAnId() {
     List<Task> all = new ArrayList<>();
     for (int i = 0; i < 25; i++) {

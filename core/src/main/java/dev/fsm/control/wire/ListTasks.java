@@ -1,6 +1,7 @@
 package dev.fsm.control.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.fsm.operations.ListPages;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
@@ -49,6 +50,8 @@ public record ListTasks(TaskQuery query, boolean contexts) implements Request<Li
 
   @Override
   public List<Task> apply(Operations operations, String owner) {
+    // A client pages (ListPages); one asking for more at once could fill the runner's heap.
+    ListPages.checkRequest(query);
     return operations.list(query, contexts);
   }
 }

@@ -12,6 +12,7 @@ import dev.fsm.control.wire.Wire.ProtocolException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.ShownStatus;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -36,6 +37,9 @@ public final class TaskQueryCodec implements Codec<TaskQuery> {
     g.writeNumberField("limit", q.limit());
     g.writeStringField("order", q.order().name().toLowerCase(Locale.ROOT));
     g.writeStringField("sort", q.sort().name().toLowerCase(Locale.ROOT));
+    if (q.afterKey().isPresent()) {
+      Scalars.INSTANT.write(g, "afterKey", q.afterKey().get());
+    }
     g.writeEndObject();
   }
 
@@ -49,6 +53,7 @@ public final class TaskQueryCodec implements Codec<TaskQuery> {
     int limit = 0;
     TaskQuery.Order order = TaskQuery.Order.ASCENDING;
     TaskQuery.Sort sort = TaskQuery.Sort.ID;
+    Instant afterKey = null;
     while (nextField(p)) {
       switch (p.currentName()) {
         case "machine" -> machine = string(p);
@@ -58,11 +63,13 @@ public final class TaskQueryCodec implements Codec<TaskQuery> {
         case "limit" -> limit = p.getIntValue();
         case "order" -> order = word(TaskQuery.Order.class, string(p));
         case "sort" -> sort = word(TaskQuery.Sort.class, string(p));
+        case "afterKey" -> afterKey = Scalars.INSTANT.read(p);
         default -> p.skipChildren();
       }
     }
     return new TaskQuery(Optional.ofNullable(machine), Optional.ofNullable(state),
-        statuses, Optional.ofNullable(afterId), limit, order, sort);
+        statuses, Optional.ofNullable(afterId), limit, order, sort,
+        Optional.ofNullable(afterKey));
   }
 
   private static <E extends Enum<E>> E word(Class<E> type, String word)

@@ -249,7 +249,7 @@ public final class InMemoryStore implements Store {
     synchronized (lock) {
       ensureOpen();
       if (query.sort() != TaskQuery.Sort.ID) {
-        Task cursor = query.afterId().map(tasks::get).orElse(null);
+        Task cursor = query.keyCursor().or(() -> query.afterId().map(tasks::get)).orElse(null);
         if (query.afterId().isPresent() && cursor == null) {
           return List.of();
         }

@@ -13,6 +13,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -156,7 +158,11 @@ final class PgReads {
     };
     String cmp = query.descending() ? "<" : ">";
     String dir = query.descending() ? " DESC" : "";
-    if (query.afterId().isPresent()) {
+    if (query.afterKey().isPresent()) {
+      where.add("(" + key + ", id) " + cmp + " (?, ?)");
+      args.add(OffsetDateTime.ofInstant(PgRows.micros(query.afterKey().get()), ZoneOffset.UTC));
+      args.add(query.afterId().get());
+    } else if (query.afterId().isPresent()) {
       if (key == null) {
         where.add("id " + cmp + " ?");
       } else {

@@ -3,22 +3,16 @@ package dev.fsm.cli.verb.task;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.TaskAccess;
-import dev.fsm.cli.terminal.Style;
-import dev.fsm.cli.terminal.Table;
-import dev.fsm.cli.terminal.Tty;
 import dev.fsm.engine.ShownStatuses;
+import dev.fsm.operations.ListPages;
 import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.ShownStatus;
-import dev.fsm.task.Task;
 import java.io.PrintWriter;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -96,50 +90,41 @@ public final class Ls implements Callable<Integer> {
 
   /** Lists tasks as {@code asked}; also the fast path's way in, which has no picocli. */
   public static int list(Listing asked, GlobalOptions global, PrintWriter out, PrintWriter err) {
-    String machine = asked.machine();
-    String state = asked.state();
-    Set<ShownStatus> statuses = asked.statuses();
     int limit = asked.limit();
-    List<Task> tasks;
-    Map<String, ShownStatus> shown;
+    long listed;
     boolean more;
     long matching;
+    LsOutput output = LsOutput.of(asked.quiet(), global, out);
     try (Operations control = TaskAccess.open(global, "fsm ls", false)) {
-      if (machine != null) {
-        KnownMachine.require(control, machine);
+      if (asked.machine() != null) {
+        KnownMachine.require(control, asked.machine());
       }
-      // One more than asked for, to know whether to say that more exist; contexts only for
+      // One more than asked for, to know whether to say that more exist; read a page at a
+      // time and printed as read, so a list of any length holds a page; contexts only for
       // JSON, the one view that shows them.
-      tasks = control.list(new TaskQuery(Optional.ofNullable(machine),
-          Optional.ofNullable(state), statuses, Optional.empty(),
+      TaskQuery query = new TaskQuery(Optional.ofNullable(asked.machine()),
+          Optional.ofNullable(asked.state()), asked.statuses(), Optional.empty(),
           limit == Integer.MAX_VALUE ? limit : limit + 1,
           asked.reverse() ? TaskQuery.Order.DESCENDING : TaskQuery.Order.ASCENDING,
-          asked.sort()), global.json());
+          asked.sort());
       ShownStatuses statusOf = new ShownStatuses(control::versions);
-      shown = new HashMap<>();
-      tasks.forEach(t -> shown.put(t.id(), statusOf.of(t)));
-      more = tasks.size() > limit;
-      matching = more ? matching(control, asked) : tasks.size();
+      long[] shown = {0};
+      long read = ListPages.each(control, query, global.json(), t -> {
+        if (shown[0] == limit) {
+          return false;
+        }
+        shown[0]++;
+        output.add(t, statusOf.of(t));
+        return true;
+      });
+      listed = shown[0];
+      more = read > limit;
+      matching = more ? matching(control, asked) : listed;
     }
-    List<Task> page = more ? tasks.subList(0, limit) : tasks;
-    if (global.json()) {
-      JsonDocument.print(out, g -> TaskJson.tasks(g, page, t -> shown.get(t.id())));
-    } else if (asked.quiet()) {
-      page.forEach(t -> out.println(t.id()));
-    } else if (page.isEmpty()) {
-      err.println("no tasks" + (machine != null || state != null || !statuses.isEmpty()
-          ? " match" : " yet; start one with `fsm start MACHINE`"));
-    } else {
-      Style style = Style.forTerminal(global.colorAllowed());
-      Table table = new Table("ID", "MACHINE", "STATE", "STATUS", "ATTEMPT", "DUE/UPDATED")
-          .paint(3, word -> TaskText.status(style, word));
-      boolean ages = Tty.stdout();
-      Instant now = Instant.now();
-      for (Task t : page) {
-        table.add(t.id(), t.machine(), t.state(), shown.get(t.id()).word(), t.attempt(),
-            ages ? TaskText.dueOrUpdated(t, now) : TaskText.dueOrUpdated(t));
-      }
-      table.print(out, global.columns());
+    output.end(listed == 0);
+    if (listed == 0 && !global.json() && !asked.quiet()) {
+      err.println("no tasks" + (asked.machine() != null || asked.state() != null
+          || !asked.statuses().isEmpty() ? " match" : " yet; start one with `fsm start MACHINE`"));
     }
     if (more) {
       err.println("showing " + limit + " of " + matching + " matching tasks; narrow with"

@@ -72,7 +72,9 @@ final class TaskListing {
   /** A page of tasks matching the query, in the query's order. */
   List<Task> list(TaskQuery query) {
     Task cursor = null;
-    if (query.sort() != TaskQuery.Sort.ID && query.afterId().isPresent()) {
+    if (query.afterKey().isPresent()) {
+      cursor = query.keyCursor().orElseThrow();
+    } else if (query.sort() != TaskQuery.Sort.ID && query.afterId().isPresent()) {
       cursor = get.apply(query.afterId().get());
       if (cursor == null) {
         return new ArrayList<>();
