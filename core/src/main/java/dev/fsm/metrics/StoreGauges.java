@@ -1,5 +1,6 @@
 package dev.fsm.metrics;
 
+import dev.fsm.Timers;
 import dev.fsm.engine.Breaker;
 import dev.fsm.engine.ShownStatuses;
 import dev.fsm.operations.MachineBreaker;
@@ -13,7 +14,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -45,11 +45,7 @@ public final class StoreGauges implements AutoCloseable {
   private StoreGauges(Operations operations, Consumer<String> problems) {
     this.operations = operations;
     this.problems = problems;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fsm-metrics-store");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = Timers.daemon("fsm-metrics-store");
   }
 
   /**
@@ -129,11 +125,6 @@ public final class StoreGauges implements AutoCloseable {
    */
   @Override
   public void close() {
-    timer.shutdown();
-    try {
-      timer.awaitTermination(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Timers.stop(timer, Duration.ofSeconds(30));
   }
 }

@@ -1,5 +1,6 @@
 package dev.fsm.worker;
 
+import dev.fsm.Timers;
 import dev.fsm.FsmException;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.RunListener;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -50,11 +50,7 @@ final class Retention implements AutoCloseable {
     this.machines = machines;
     this.clock = clock;
     this.listener = listener;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fsm-retention");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = Timers.daemon("fsm-retention");
   }
 
   /** Starts purging by retention in the background, the first pass at once. */

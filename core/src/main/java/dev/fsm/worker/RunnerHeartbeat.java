@@ -1,5 +1,6 @@
 package dev.fsm.worker;
 
+import dev.fsm.Timers;
 import dev.fsm.engine.RunListener;
 import dev.fsm.engine.Runner;
 import dev.fsm.engine.RunnerOptions;
@@ -8,7 +9,6 @@ import dev.fsm.store.Store;
 import dev.fsm.store.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -39,11 +39,7 @@ final class RunnerHeartbeat implements AutoCloseable {
     this.first = first;
     this.clock = clock;
     this.listener = listener;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fsm-heartbeat");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = Timers.daemon("fsm-heartbeat");
   }
 
   /** Starts beating for {@code runner}, on {@code host}, in this process; the first beat now. */
@@ -86,14 +82,9 @@ final class RunnerHeartbeat implements AutoCloseable {
   /** Stops beating, then writes the record of a clean stop; the store must still be open. */
   @Override
   public void close() {
-    // Not shutdownNow: interrupting a beat in the middle of its write closed the file's channel
+    // Not interrupted: interrupting a beat in the middle of its write closed the file's channel
     // under it (ClosedByInterruptException), told as a failure on every short run.
-    timer.shutdown();
-    try {
-      timer.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Timers.stop(timer, Duration.ofSeconds(10));
     write(first.seenAt(first.started(), 0, rate).stoppedAt(clock.instant()));
   }
 }

@@ -1,10 +1,10 @@
 package dev.fsm.cli.verb.run;
 
+import dev.fsm.Timers;
 import dev.fsm.engine.RunCounters;
 import dev.fsm.engine.Runner;
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -22,11 +22,7 @@ final class RunLine implements AutoCloseable {
   RunLine(PrintWriter err, Runner runner) {
     this.err = err;
     this.runner = runner;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fsm-run-line");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = Timers.daemon("fsm-run-line");
     timer.scheduleAtFixedRate(this::draw, 250, 250, TimeUnit.MILLISECONDS);
   }
 

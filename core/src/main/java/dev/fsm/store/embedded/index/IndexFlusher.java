@@ -1,12 +1,12 @@
 package dev.fsm.store.embedded.index;
 
+import dev.fsm.Timers;
 import dev.fsm.files.StoreFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -26,11 +26,7 @@ public final class IndexFlusher implements AutoCloseable {
 
   private IndexFlusher(FileChannel channel, Duration every) {
     this.channel = channel;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fsm-index-flush");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = Timers.daemon("fsm-index-flush");
     timer.scheduleWithFixedDelay(this::flush, every.toMillis(), every.toMillis(),
         TimeUnit.MILLISECONDS);
   }
@@ -52,12 +48,9 @@ public final class IndexFlusher implements AutoCloseable {
 
   @Override
   public void close() {
-    timer.shutdownNow();
+    Timers.stop(timer, Duration.ofSeconds(10));
     try {
-      timer.awaitTermination(10, TimeUnit.SECONDS);
       channel.close();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     } catch (IOException e) {
       // Nothing was written through this channel.
     }

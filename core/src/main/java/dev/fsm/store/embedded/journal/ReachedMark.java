@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.journal;
 
+import dev.fsm.Timers;
 import dev.fsm.files.StoreFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,7 +12,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.OptionalLong;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -42,11 +42,7 @@ final class ReachedMark implements AutoCloseable {
     this.channel = channel;
     this.durable = durable;
     this.noted = noted;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fsm-journal-mark");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = Timers.daemon("fsm-journal-mark");
     timer.scheduleWithFixedDelay(this::noteQuietly, every.toMillis(), every.toMillis(),
         TimeUnit.MILLISECONDS);
   }
@@ -123,12 +119,7 @@ final class ReachedMark implements AutoCloseable {
   /** Stops the timer and notes the record the journal closed at, if it can. */
   @Override
   public void close() {
-    timer.shutdownNow();
-    try {
-      timer.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Timers.stop(timer, Duration.ofSeconds(10));
     noteQuietly();
     synchronized (this) {
       try {
