@@ -64,7 +64,7 @@ public final class Journal implements AutoCloseable {
     try {
       mark = ReachedMark.start(folder, opened.lastSequence(), commit::durableSequence,
           ReachedMark.EVERY);
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       commit.close();
       throw e;
     }

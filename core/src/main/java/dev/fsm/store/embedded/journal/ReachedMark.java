@@ -3,6 +3,7 @@ package dev.fsm.store.embedded.journal;
 import dev.fsm.Timers;
 import dev.fsm.files.StoreFiles;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -33,18 +34,23 @@ final class ReachedMark implements AutoCloseable {
   private static final byte[] MAGIC = {'F', 'S', 'M', 'R'};
   private static final int BYTES = 16;
 
+  private static final System.Logger LOG = System.getLogger(ReachedMark.class.getName());
+
   private final FileChannel channel;
   private final LongSupplier durable;
   private final ScheduledExecutorService timer;
   private long noted;
 
+  /** With no channel, a mark that notes nothing: the note could not be written. */
   private ReachedMark(FileChannel channel, LongSupplier durable, long noted, Duration every) {
     this.channel = channel;
     this.durable = durable;
     this.noted = noted;
     this.timer = Timers.daemon("fsm-journal-mark");
-    timer.scheduleWithFixedDelay(this::noteQuietly, every.toMillis(), every.toMillis(),
-        TimeUnit.MILLISECONDS);
+    if (channel != null) {
+      timer.scheduleWithFixedDelay(this::noteQuietly, every.toMillis(), every.toMillis(),
+          TimeUnit.MILLISECONDS);
+    }
   }
 
   /** The record the note in {@code folder} names; empty when there is none or it is unreadable. */
@@ -75,34 +81,38 @@ final class ReachedMark implements AutoCloseable {
 
   /**
    * Starts noting, every {@code every}, the record {@code durable} gives, beginning with {@code
-   * opened}, the record the journal opened with.
+   * opened}, the record the journal opened with. A note that cannot be written (a full disk)
+   * keeps no journal from opening: it is said once, and the journal runs without one.
    */
-  static ReachedMark start(Path folder, long opened, LongSupplier durable, Duration every)
-      throws IOException {
+  static ReachedMark start(Path folder, long opened, LongSupplier durable, Duration every) {
     Path file = folder.resolve(FILE);
-    boolean existed = Files.exists(file, LinkOption.NOFOLLOW_LINKS);
-    // A journal opened where its note says (after a clean close, always) costs no write.
-    boolean current = existed && read(folder).equals(OptionalLong.of(opened));
-    FileChannel channel = StoreFiles.open(file, StandardOpenOption.CREATE,
-        StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel channel = null;
     try {
+      boolean existed = Files.exists(file, LinkOption.NOFOLLOW_LINKS);
+      // A journal opened where its note says (after a clean close, always) costs no write.
+      boolean current = existed && read(folder).equals(OptionalLong.of(opened));
+      channel = StoreFiles.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+          StandardOpenOption.WRITE);
       if (!current) {
         write(channel, opened);
       }
       if (!existed) {
         Segments.fsyncFolder(folder);
       }
-    } catch (IOException | RuntimeException e) {
-      channel.close();
-      throw e;
+      return new ReachedMark(channel, durable, opened, every);
+    } catch (IOException e) {
+      closeQuietly(channel);
+      LOG.log(Level.WARNING, "cannot note how far the journal got in " + file + " ("
+          + (e.getMessage() != null ? e.getMessage() : e.toString()) + "); a journal cut short"
+          + " after a crash goes unnoticed until it can");
+      return new ReachedMark(null, durable, opened, every);
     }
-    return new ReachedMark(channel, durable, opened, every);
   }
 
   /** Notes the newest durable record now, if it moved since the last note. */
   synchronized void note() throws IOException {
     long sequence = durable.getAsLong();
-    if (sequence > noted && channel.isOpen()) {
+    if (sequence > noted && channel != null && channel.isOpen()) {
       write(channel, sequence);
       noted = sequence;
     }
@@ -122,6 +132,12 @@ final class ReachedMark implements AutoCloseable {
     Timers.stop(timer, Duration.ofSeconds(10));
     noteQuietly();
     synchronized (this) {
+      closeQuietly(channel);
+    }
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    if (channel != null) {
       try {
         channel.close();
       } catch (IOException e) {

@@ -124,6 +124,20 @@ class ReachedMarkTest {
   }
 
   @Test
+  void aNoteThatCannotBeWrittenKeepsNoJournalFromOpening() throws IOException {
+    Files.delete(folder.resolve(ReachedMark.FILE));
+    Files.createDirectory(folder.resolve(ReachedMark.FILE));
+
+    try (Journal j = Journal.open(folder, SMALL)) {
+      assertThat(j.append(payload(RECORDS + 1, 40)).join()).isEqualTo(RECORDS + 1);
+    }
+    assertThat(ReachedMark.read(folder)).isEmpty();
+    try (Journal j = Journal.open(folder, SMALL)) {
+      assertThat(j.lastSequence()).isEqualTo(RECORDS + 1);
+    }
+  }
+
+  @Test
   void aShortNoteReadsAsNone() throws IOException {
     Files.write(folder.resolve(ReachedMark.FILE), new byte[] {'F', 'S', 'M'});
     assertThat(ReachedMark.read(folder)).isEqualTo(OptionalLong.empty());
