@@ -109,16 +109,18 @@ public final class Ls implements Callable<Integer> {
           asked.sort());
       ShownStatuses statusOf = new ShownStatuses(control::versions);
       long[] shown = {0};
+      boolean[] unread = {false};
       long read = ListPages.each(control, query, global.json(), t -> {
         if (shown[0] == limit) {
           return false;
         }
         shown[0]++;
-        output.add(t, statusOf.of(t));
-        return true;
+        unread[0] = !output.add(t, statusOf.of(t));
+        return !unread[0];
       });
       listed = shown[0];
-      more = read > limit;
+      // Nobody reads what is left to say once the output's reader went away.
+      more = read > limit && !unread[0];
       matching = more ? matching(control, asked) : listed;
     }
     output.end(listed == 0);

@@ -20,8 +20,14 @@ import java.time.Instant;
  */
 sealed interface LsOutput {
 
-  /** Prints, or keeps, one task. */
-  void add(Task t, ShownStatus shown);
+  /**
+   * Prints, or keeps, one task; false once nobody reads the output any more (a pipe into {@code
+   * head} closed), so that the list stops being read.
+   */
+  boolean add(Task t, ShownStatus shown);
+
+  /** Tasks printed between two looks at whether the output still has a reader. */
+  int CHECK_EVERY = 1_000;
 
   /** Ends the output once every task was added; {@code none} when there was none. */
   void end(boolean none);
@@ -32,10 +38,18 @@ sealed interface LsOutput {
   }
 
   /** {@code -q}: one id a line. */
-  record Ids(PrintWriter out) implements LsOutput {
+  final class Ids implements LsOutput {
+    private final PrintWriter out;
+    private long printed;
+
+    Ids(PrintWriter out) {
+      this.out = out;
+    }
+
     @Override
-    public void add(Task t, ShownStatus shown) {
+    public boolean add(Task t, ShownStatus shown) {
       out.println(t.id());
+      return ++printed % CHECK_EVERY != 0 || !out.checkError();
     }
 
     @Override
@@ -50,15 +64,21 @@ sealed interface LsOutput {
         new JsonFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
     private final PrintWriter out;
     private JsonGenerator g;
+    private long printed;
 
     Json(PrintWriter out) {
       this.out = out;
     }
 
     @Override
-    public void add(Task t, ShownStatus shown) {
+    public boolean add(Task t, ShownStatus shown) {
       try {
         TaskJson.task(started(), t, shown);
+        if (++printed % CHECK_EVERY == 0) {
+          g.flush();
+          return !out.checkError();
+        }
+        return true;
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write JSON", e);
       }
@@ -103,9 +123,10 @@ sealed interface LsOutput {
     }
 
     @Override
-    public void add(Task t, ShownStatus shown) {
+    public boolean add(Task t, ShownStatus shown) {
       table.add(t.id(), t.machine(), t.state(), shown.word(), t.attempt(),
           ages ? TaskText.dueOrUpdated(t, now) : TaskText.dueOrUpdated(t));
+      return true;
     }
 
     @Override
