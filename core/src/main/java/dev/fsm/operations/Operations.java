@@ -112,7 +112,7 @@ public interface Operations extends AutoCloseable {
    * as {@code {}}, for views that show none, however large the contexts are.
    *
    * @throws dev.fsm.FsmException when the page's contexts are more than one answer holds
-   *     ({@link StoreOperations#LIST_CONTEXT_CHARS})
+   *     (16 MiB)
    */
   List<Task> list(TaskQuery query, boolean contexts);
 

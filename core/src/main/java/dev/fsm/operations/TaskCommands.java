@@ -1,0 +1,133 @@
+package dev.fsm.operations;
+
+import dev.fsm.FsmException;
+import dev.fsm.engine.MachineLibrary;
+import dev.fsm.engine.OperatorListener;
+import dev.fsm.store.Store;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Change;
+import dev.fsm.task.Command;
+import dev.fsm.task.Commands;
+import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** An operator's commands to tasks, one or every task a selection matches. */
+final class TaskCommands {
+
+  private final Store store;
+  private final MachineLibrary machines;
+  private final Clock clock;
+  private final String operator;
+  private final OperatorListener listener;
+
+  TaskCommands(Store store, MachineLibrary machines, Clock clock, String operator,
+      OperatorListener listener) {
+    this.store = store;
+    this.machines = machines;
+    this.clock = clock;
+    this.operator = operator;
+    this.listener = listener;
+  }
+
+  /** {@link Operations#send(String, Command, SendOptions)}. */
+  Task send(String id, Command command, SendOptions options) {
+    Commands.Request request = request(options);
+    String to = options.to();
+    Task after = command.takesTo() ? moveState(id, command, request, to)
+        : store.update(id, t -> change(t, command, request, to, List.of()));
+    listener.commandApplied(after, command);
+    if (command.wakesRunner()) {
+      listener.workArrived();
+    }
+    return after;
+  }
+
+  /** {@link Operations#sendAll}. */
+  BulkSendReport sendAll(TaskSelector selector, Command command, SendOptions options,
+      boolean dryRun) {
+    int matched = 0;
+    List<String> changed = new ArrayList<>();
+    List<BulkSendReport.Refusal> refused = new ArrayList<>();
+    Commands.Request request = request(options);
+    String to = options.to();
+    Optional<String> after = Optional.empty();
+    while (true) {
+      // Without contexts: a command never reads one, and send reads each task again.
+      List<Task> page = TaskLists.list(store, new TaskQuery(Optional.of(selector.machine()),
+          selector.state(), selector.statuses(), after, TaskLists.PAGE, TaskQuery.Order.ASCENDING,
+          TaskQuery.Sort.ID), false);
+      for (Task task : page) {
+        matched++;
+        try {
+          if (dryRun) {
+            List<Transition> history = command.takesTo() ? store.history(task.id()) : List.of();
+            change(task, command, request, to, history);
+          } else {
+            send(task.id(), command, options);
+          }
+          changed.add(task.id());
+        } catch (FsmException e) {
+          refused.add(new BulkSendReport.Refusal(task.id(), e.getMessage()));
+        }
+      }
+      if (page.size() < TaskLists.PAGE) {
+        break;
+      }
+      after = Optional.of(page.get(page.size() - 1).id());
+    }
+    return new BulkSendReport(matched, changed, refused, dryRun);
+  }
+
+  /**
+   * A command that may move the task to another state, which can depend on its history. The
+   * history is read ahead of the update; should the task change in between (redriven and ended
+   * again by another operator and a runner), the update is computed again from fresh history.
+   */
+  private Task moveState(String id, Command command, Commands.Request request, String to) {
+    for (int tries = 1; ; tries++) {
+      List<Transition> history = store.history(id);
+      try {
+        return store.update(id, t -> {
+          Commands.allowed(t, command, request.word(command));
+          if (!history.isEmpty() && !history.get(history.size() - 1).to().equals(t.state())) {
+            throw new StaleHistory();
+          }
+          return change(t, command, request, to, history);
+        });
+      } catch (StaleHistory e) {
+        if (tries == 3) {
+          throw new FsmException("task `" + id + "` kept changing while `" + command.word()
+              + "` was sent; send it again");
+        }
+      }
+    }
+  }
+
+  /** The history read ahead of an update no longer ends where the task is. */
+  private static final class StaleHistory extends RuntimeException {
+    StaleHistory() {
+      super(null, null, false, false);
+    }
+  }
+
+  private Commands.Request request(SendOptions o) {
+    return new Commands.Request(o.until(), o.reason() == null ? "" : o.reason(), operator, null,
+        o.afterStep(), o.typed());
+  }
+
+  /** The command's change; for one that moves the task between states, where to, checked. */
+  private Change change(Task task, Command command, Commands.Request request, String to,
+      List<Transition> history) {
+    if (!command.takesTo()) {
+      return Commands.apply(task, command, request.withTo(to), clock.instant());
+    }
+    Commands.allowed(task, command, request.word(command));
+    String state = RedriveTarget.of(task, machines.machine(task.machine(), task.version()),
+        history, to);
+    return Commands.apply(task, command, request.withTo(state), clock.instant());
+  }
+}
