@@ -513,9 +513,24 @@ public abstract class StoreContractTest {
 
   @Test
   void concurrentUpdatesOfOneTaskAreEachAppliedOnce() throws Exception {
+    concurrentUpdates(false);
+  }
+
+  /**
+   * As an operator's command reads the task's machine from the store the first time a process
+   * needs it: a read inside the update must not end the update's hold on the task
+   * ({@code PgStoreTest} races two instances, as two processes, the same way).
+   */
+  @Test
+  void concurrentUpdatesThatReadTheStoreMeanwhileAreEachAppliedOnce() throws Exception {
+    store.register("order", ORDER_V1, T0);
+    concurrentUpdates(true);
+  }
+
+  private void concurrentUpdates(boolean readMeanwhile) throws Exception {
     store.create(List.of(runnable("t1", T0)));
     int threads = 4;
-    int each = 100;
+    int each = readMeanwhile ? 25 : 100;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       CountDownLatch start = new CountDownLatch(1);
@@ -525,7 +540,12 @@ public abstract class StoreContractTest {
         done.add(pool.submit(() -> {
           start.await();
           for (int i = 0; i < each; i++) {
-            store.update("t1", t -> checkpointCountingAttempts(t, by));
+            store.update("t1", t -> {
+              if (readMeanwhile) {
+                assertThat(store.versions("order")).hasSize(1);
+              }
+              return checkpointCountingAttempts(t, by);
+            });
           }
           return null;
         }));

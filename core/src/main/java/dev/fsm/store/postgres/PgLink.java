@@ -73,6 +73,9 @@ final class PgLink implements AutoCloseable {
   private <T> T call(String what, Work<T> work, boolean autocommit) {
     lock.lock();
     try {
+      if (lock.getHoldCount() > 1) {
+        return joined(what, work);
+      }
       for (int attempt = 1; ; attempt++) {
         boolean fresh = connection == null;
         Connection c = connection();
@@ -110,6 +113,21 @@ final class PgLink implements AutoCloseable {
       }
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * A call made from inside another call's work on this link (an update's change that reads the
+   * task's machine): its statements join that call's transaction. Switching the connection to
+   * autocommit, as a call of its own would, commits the transaction half done and lets go of the
+   * rows it locked: two processes then both updated a task from what they had read. The outer
+   * call commits, rolls back or tries again for both.
+   */
+  private <T> T joined(String what, Work<T> work) {
+    try {
+      return work.run(connection());
+    } catch (SQLException e) {
+      throw PgErrors.during(url, what, e);
     }
   }
 

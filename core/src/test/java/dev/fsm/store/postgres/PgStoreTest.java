@@ -28,6 +28,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,6 +69,52 @@ class PgStoreTest {
     Task next = new Task(t.id(), t.machine(), t.version(), "done", TaskStatus.COMPLETED,
         t.context(), 0, t.errors(), t.created(), at, t.due(), null, null);
     return new Change(next, new Transition(at, t.state(), "ok", "done", 5, 1, by, ""));
+  }
+
+  /**
+   * Two processes sending commands to one task, each reading the task's machine inside its
+   * update as a one-shot command does: a read on the update's own connection switched it to
+   * autocommit, which committed the update's transaction and let go of the task's row, so two
+   * signals both found the task waiting and both moved it.
+   */
+  @Test
+  void updatesThatReadTheStoreMeanwhileHoldTheTaskAgainstAnotherInstance() throws Exception {
+    a.register("order", "machine: order\n", T0);
+    a.create(List.of(runnable("u1", T0)));
+    int each = 30;
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> done = new ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        PgStore store = w % 2 == 0 ? a : b;
+        String by = "op" + w;
+        done.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < each; i++) {
+            store.update("u1", t -> {
+              assertThat(store.versions("order")).hasSize(1);
+              Task next = new Task(t.id(), t.machine(), t.version(), t.state(), t.status(),
+                  t.context(), t.attempt() + 1, t.errors(), t.created(), t.stateEntered(),
+                  t.lastAttempt(), t.due(), null);
+              return new Change(next, new Transition(T0, t.state(), "count", t.state(), 0,
+                  t.attempt(), by, ""));
+            });
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : done) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(b.get("u1").orElseThrow().attempt()).isEqualTo(4 * each);
+    assertThat(b.history("u1")).extracting(Transition::attempt)
+        .containsExactlyElementsOf(IntStream.range(0, 4 * each).boxed().toList());
   }
 
   @Test
