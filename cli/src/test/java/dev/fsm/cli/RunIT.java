@@ -390,6 +390,23 @@ class RunIT {
   }
 
   @Test
+  void aStopParksAnAtMostOnceActionInFaultAtOnceWithoutItsLease() throws IOException {
+    longMachine("once", "0");
+    String id = ok("start", "once").out().strip();
+    FsmProcess runner = runInBackground("run", "--grace", "300ms");
+    Await.until("the action to start", Duration.ofSeconds(10), () -> hasPid(pidFile(id)));
+    runner.terminate();
+    assertThat(runner.awaitExit(Duration.ofSeconds(10))).as(runner.err()).isZero();
+
+    // Parked by the stop itself, not by whichever runner claims it after the lease ends.
+    JsonNode parked = json("show", id);
+    assertThat(parked.get("status").asText()).isEqualTo("fault");
+    assertThat(parked.get("lease").isNull()).isTrue();
+    assertThat(parked.get("errors").get(0).get("message").asText())
+        .contains("attempt 1 of at-most-once state `work` (timeout: 0) was interrupted");
+  }
+
+  @Test
   void anAtMostOnceStateInterruptedByACrashGoesToFaultAndRunsAgainWhenWoken()
       throws IOException {
     longMachine("charge", "0");

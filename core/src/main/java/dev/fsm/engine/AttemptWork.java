@@ -117,9 +117,14 @@ final class AttemptWork {
     Instant end = clock.instant();
     if (outcome instanceof ActionOutcome.Stopped stopped
         && stopped.reason() == Attempt.StopReason.SHUTDOWN) {
-      // An at-most-once attempt stays open, so the next claim sees it was interrupted.
-      return atMostOnce || stopNow.getAsBoolean() ? Optional.empty()
-          : Optional.of(Step.released(run.task(), started, end, by));
+      // Stopped at once, nothing is recorded: the lease's end hands the task on, and an
+      // at-most-once attempt left open is parked by the next claim. Within the grace, the task
+      // is handed back now, or parked now if its attempt may not run again.
+      if (stopNow.getAsBoolean()) {
+        return Optional.empty();
+      }
+      return Optional.of(atMostOnce ? Step.interrupted(run.task(), state, end, by)
+          : Step.released(run.task(), started, end, by));
     }
     if (outcome instanceof ActionOutcome.Event) {
       timeouts.succeeded(machine.name(), state, Duration.between(started, end));

@@ -88,11 +88,7 @@ public final class Step {
     if (behavior instanceof Behavior.Run run) {
       boolean atMostOnce = state.timeout() instanceof Timeout.Never;
       if (atMostOnce && attemptOpen) {
-        return new Plan.Record(fault(task, "attempt " + task.attempt() + " of at-most-once state `"
-            + state.name() + "` (timeout: 0) was interrupted before it ended (its runner stopped"
-            + " or a command stopped the action), so it is not run again by itself; send `sleep"
-            + " --until now` to run it anyway, or `error` to fail the task",
-            now, by));
+        return new Plan.Record(interrupted(task, state, now, by));
       }
       Task running = copy(task, task.state(), TaskStatus.RUNNABLE, task.context(),
           task.attempt() + 1, task.errors(), task.stateEntered(), now, task.due(), task.lease());
@@ -166,9 +162,19 @@ public final class Step {
   }
 
   /**
+   * The change that parks a task whose at-most-once attempt was interrupted: found open by the
+   * next claim, or stopped by its own runner's shutdown, which records it at once.
+   */
+  public static Change interrupted(Task task, State state, Instant now, String by) {
+    return fault(task, "attempt " + task.attempt() + " of at-most-once state `" + state.name()
+        + "` (timeout: 0) was interrupted before it ended (its runner stopped or a command"
+        + " stopped the action), so it is not run again by itself; send `sleep --until now` to"
+        + " run it anyway, or `error` to fail the task", now, by);
+  }
+
+  /**
    * The change that hands a running task back unfinished (its runner is shutting down), so another
-   * runner may claim it at once. Not for at-most-once attempts: those must stay open, so the next
-   * claim sees the interruption.
+   * runner may claim it at once. Not for at-most-once attempts: {@link #interrupted} parks those.
    */
   public static Change released(Task running, Instant started, Instant now, String by) {
     Task next = copy(running, running.state(), TaskStatus.RUNNABLE, running.context(),
