@@ -61,7 +61,7 @@ public final class ErrorGroups implements Consumer<ErrorEntry> {
     if (masks.size() >= MASKS_KEPT) {
       masks.clear();
     }
-    String pattern = masks.computeIfAbsent(t.reason(),
+    String pattern = masks.computeIfAbsent(ErrorMasks.maskId(t.reason(), e.taskId()),
         reason -> ErrorMasks.mask(ErrorPolicy.cause(reason)));
     Tally g = groups.computeIfAbsent(new Key(e.machine(), t.from(), pattern), k -> new Tally());
     g.count++;

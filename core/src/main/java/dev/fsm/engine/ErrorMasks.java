@@ -49,6 +49,37 @@ public final class ErrorMasks {
 
   private ErrorMasks() {}
 
+  /**
+   * The message with the task's own id as {@code <id>} wherever it stands as a word of its own:
+   * an id the user chose ({@code A1}, {@code inv_77}) has no shape the patterns below know, but
+   * the task it belongs to is known. Ids of one character are left alone: they are too likely
+   * to be a word of the message (a state called {@code b}).
+   */
+  public static String maskId(String message, String taskId) {
+    if (taskId.length() < 2 || !message.contains(taskId)) {
+      return message;
+    }
+    StringBuilder out = new StringBuilder(message.length());
+    int from = 0;
+    for (int at = message.indexOf(taskId); at >= 0; at = message.indexOf(taskId, at + 1)) {
+      int end = at + taskId.length();
+      if (at < from || wordChar(message, at - 1) || wordChar(message, end)) {
+        continue;
+      }
+      out.append(message, from, at).append("<id>");
+      from = end;
+    }
+    return out.append(message, from, message.length()).toString();
+  }
+
+  private static boolean wordChar(String s, int i) {
+    if (i < 0 || i >= s.length()) {
+      return false;
+    }
+    char c = s.charAt(i);
+    return Character.isLetterOrDigit(c) || c == '_' || c == '-';
+  }
+
   /** The message with its variable parts replaced by placeholders. */
   public static String mask(String message) {
     String m = replace(DOUBLE_QUOTED, message, "\"<text>\"");

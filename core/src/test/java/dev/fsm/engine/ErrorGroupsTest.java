@@ -55,6 +55,22 @@ class ErrorGroupsTest {
   }
 
   @Test
+  void eachTasksOwnIdIsMaskedWhateverItsShape() {
+    ErrorGroups groups = new ErrorGroups();
+    for (String id : List.of("A1", "B2", "def", "inv_77", "x250")) {
+      groups.accept(error(id, "m", "b", 1, "cannot process task " + id + ": upstream said no"));
+    }
+    groups.accept(error("A1", "m", "b", 2, "A10 is not A1's twin"));
+    groups.accept(error("b", "m", "b", 3, "boom in b"));
+
+    ErrorReport report = groups.report(T0, 10);
+
+    assertThat(report.groups()).extracting(ErrorGroup::pattern).containsExactly(
+        "cannot process task <id>: upstream said no", "boom in b", "A10 is not <id>'s twin");
+    assertThat(report.groups().get(0).tasks()).isEqualTo(5);
+  }
+
+  @Test
   void theRetryPolicysDecisionAfterAMessageIsNotGroupedOn() {
     ErrorGroups groups = new ErrorGroups();
     groups.accept(error("t1", "m", "s", 1, "disk full; retry in 10m (1 of 8 errors in 4h)"));
