@@ -37,9 +37,13 @@ public sealed interface StoreLocation {
       return masked(url);
     }
 
-    /** {@code text} with the password of a database URL, in its user part or query, masked. */
+    /**
+     * {@code text} with the password of a database URL, in its user part or query, masked: up
+     * to the last {@code @}, so that a password with an {@code @}, {@code /} or {@code ?} it
+     * should have percent-encoded is masked whole too.
+     */
     public static String masked(String text) {
-      return text.replaceFirst("^(postgres(?:ql)?://[^@/?]*?:)[^@/?]*@", "$1***@")
+      return text.replaceFirst("^(postgres(?:ql)?://[^:@/?]*:).*@", "$1***@")
           .replaceAll("([?&]password=)[^&]*", "$1***");
     }
   }

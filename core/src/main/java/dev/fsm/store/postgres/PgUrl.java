@@ -58,6 +58,19 @@ public record PgUrl(String host, int port, String database, String user, String 
     } else {
       throw bad(text, "it must start with postgresql:// or postgres://");
     }
+    int firstQuery = rest.indexOf('?');
+    int firstSlash = rest.indexOf('/');
+    String beforeQuery = firstQuery < 0 ? rest : rest.substring(0, firstQuery);
+    boolean atInPath = firstSlash >= 0 && beforeQuery.lastIndexOf('@') > firstSlash;
+    // A query before any /DATABASE is no URL of a database: a ? in the password, most likely.
+    boolean atAfterEarlyQuery = firstQuery >= 0 && (firstSlash < 0 || firstQuery < firstSlash)
+        && rest.indexOf('@', firstQuery) >= 0;
+    if (atInPath || atAfterEarlyQuery) {
+      // An @ after the host: a password with @, / or ? in it, not encoded. Nothing of what the
+      // parts would read as is shown: any of it may be the password.
+      throw bad(text, "an @ comes after the host; write @, / and ? in a user name or password"
+          + " percent-encoded (%40, %2F, %3F)");
+    }
     String query = "";
     int q = rest.indexOf('?');
     if (q >= 0) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fsm.UsageException;
 import dev.fsm.store.StoreLocation;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -98,6 +99,26 @@ class PgUrlTest {
         .isEqualTo("postgres://ann:***@h/app");
     assertThat(new StoreLocation.Database("postgres://ann@h/app?password=x&schema=s").text())
         .isEqualTo("postgres://ann@h/app?password=***&schema=s");
+  }
+
+  @Test
+  void aPasswordWithAnAtSlashOrQuestionMarkNotEncodedIsNeverShownEvenInPart() {
+    for (String url : List.of("postgresql://pwuser:se@k:ret/x%@127.0.0.1:55499/fsm",
+        "postgresql://pwuser:se@kret@127.0.0.1/fsm/x@y", "postgresql://pwuser:pa?ss@h/app",
+        "postgresql://pwuser:a/b@c@h/app")) {
+      assertThatThrownBy(() -> PgUrl.parse(url, NO_ENV)).as(url)
+          .isInstanceOf(UsageException.class)
+          .hasMessageStartingWith("--store postgresql://pwuser:***@")
+          .hasMessageNotContaining("ret").hasMessageNotContaining("ss@")
+          .hasMessageNotContaining("a/b");
+    }
+    assertThatThrownBy(() -> PgUrl.parse("postgresql://u:se@k:ret/x%@h/db", NO_ENV))
+        .hasMessageEndingWith("an @ comes after the host; write @, / and ? in a user name or"
+            + " password percent-encoded (%40, %2F, %3F)");
+    assertThat(PgUrl.parse("postgresql://u:se%40k%3Aret%2Fx%25@h/db", NO_ENV).password())
+        .isEqualTo("se@k:ret/x%");
+    assertThat(PgUrl.parse("postgresql://h/db?ApplicationName=me@host", NO_ENV).parameters())
+        .containsEntry("ApplicationName", "me@host");
   }
 
   @Test
