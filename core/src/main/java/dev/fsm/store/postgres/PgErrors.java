@@ -82,9 +82,8 @@ final class PgErrors {
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     if (state.equals("42501")) {
       return new FsmException("user `" + url.user() + "` may not " + what + " in schema `"
-          + url.schema() + "` of " + at + ": " + firstLine(e) + "; grant it the rights (GRANT"
-          + " CREATE ON DATABASE " + url.database() + " TO " + url.user() + ") or name"
-          + " another schema with ?schema=NAME");
+          + url.schema() + "` of " + at + ": " + firstLine(e) + "; " + grant(url, firstLine(e))
+          + ", or name another schema with ?schema=NAME");
     }
     if (state.equals("42P07")) {
       return new FsmException("schema `" + url.schema() + "` of " + at + " holds tables that"
@@ -104,6 +103,23 @@ final class PgErrors {
           + what + " (" + firstLine(e) + "); it is retried on the next call");
     }
     return new FsmException(at + " failed to " + what + ": " + firstLine(e));
+  }
+
+  /** The grant that gives what the server's "permission denied for ..." says is missing. */
+  static String grant(PgUrl url, String denial) {
+    String to = " TO " + url.user();
+    if (denial.contains("permission denied for table")
+        || denial.contains("permission denied for sequence")) {
+      return "grant it the schema's tables (GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN"
+          + " SCHEMA " + url.schema() + to + ")";
+    }
+    if (denial.contains("permission denied for schema")) {
+      return "grant it the schema (GRANT USAGE, CREATE ON SCHEMA " + url.schema() + to + ")";
+    }
+    if (denial.contains("permission denied for database")) {
+      return "grant it the database (GRANT CREATE ON DATABASE " + url.database() + to + ")";
+    }
+    return "ask the database's owner for the rights the server names";
   }
 
   static String firstLine(Throwable e) {

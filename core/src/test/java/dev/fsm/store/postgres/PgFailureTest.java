@@ -65,9 +65,33 @@ class PgFailureTest {
     assertThatThrownBy(() -> PgStore.open(url, true)).isExactlyInstanceOf(FsmException.class)
         .hasMessageStartingWith("user `fsm_nocreate` may not create fsm's tables in schema `"
             + base.schema() + "` of PostgreSQL at " + base.where() + ": ")
-        .hasMessageEndingWith("; grant it the rights (GRANT CREATE ON DATABASE "
-            + base.database() + " TO fsm_nocreate) or name another schema with ?schema=NAME")
+        .hasMessageEndingWith("; grant it the database (GRANT CREATE ON DATABASE "
+            + base.database() + " TO fsm_nocreate), or name another schema with ?schema=NAME")
         .hasMessageNotContaining("\n");
+  }
+
+  @Test
+  void aRoleThatMayOnlyReadIsToldTheGrantThatLetsItWrite() {
+    PgUrl base = PgUrl.parse(server.freshUrl());
+    try (PgStore owner = PgStore.open(base, true)) {
+      owner.create(List.of(PgStoreTest.runnable("r1", PgStoreTest.T0)));
+    }
+    server.execute("DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname ="
+        + " 'fsm_reader') THEN CREATE ROLE fsm_reader LOGIN PASSWORD 'pw'; END IF; END$$");
+    server.execute("GRANT USAGE ON SCHEMA " + base.schema() + " TO fsm_reader");
+    server.execute("GRANT SELECT ON ALL TABLES IN SCHEMA " + base.schema() + " TO fsm_reader");
+    PgUrl url = PgUrl.parse("postgresql://fsm_reader:pw@" + base.host() + ":" + base.port()
+        + "/" + base.database() + "?schema=" + base.schema());
+    try (PgStore reader = PgStore.open(url, false)) {
+      assertThat(reader.get("r1")).isPresent();
+      assertThatThrownBy(() -> reader.update("r1", t -> Commands.apply(t, Command.PAUSE,
+          new Commands.Request(null, "", "ann"), PgStoreTest.T0)))
+          .isExactlyInstanceOf(FsmException.class)
+          .hasMessageContaining("permission denied for table task")
+          .hasMessageEndingWith("; grant it the schema's tables (GRANT SELECT, INSERT, UPDATE,"
+              + " DELETE ON ALL TABLES IN SCHEMA " + base.schema() + " TO fsm_reader), or name"
+              + " another schema with ?schema=NAME");
+    }
   }
 
   @Test
