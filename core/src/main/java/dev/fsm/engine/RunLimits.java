@@ -1,21 +1,16 @@
 package dev.fsm.engine;
 
 import dev.fsm.FsmException;
-import dev.fsm.model.BreakerPolicy;
 import dev.fsm.model.Machine;
 import dev.fsm.model.State;
 import dev.fsm.store.BreakerNews;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Store;
-import dev.fsm.task.AttemptErrors;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
-import dev.fsm.task.Transition;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -36,7 +31,7 @@ final class RunLimits {
       Breaker breaker) {}
 
   /** Histories read per machine to seed its breaker. */
-  static final int SEEDED_TASKS = 2_000;
+  static final int SEEDED_TASKS = BreakerReplay.TASKS;
 
   private final Store store;
   private final MachineLibrary machines;
@@ -258,34 +253,13 @@ final class RunLimits {
 
   /** The breaker with the attempts of the machine's recent histories replayed into it. */
   private Breaker replay(Machine m, Breaker breaker) {
-    Instant now = clock.instant();
-    Instant from = now.minus(m.breaker().window()).minus(m.breaker().cooldown()
-        .multipliedBy(BreakerPolicy.MAX_COOLDOWN_FACTOR));
-    List<Transition> ended = new ArrayList<>();
     try {
-      NewestHistories.read(store, m.name(), SEEDED_TASKS, history -> {
-        for (Transition t : history) {
-          if (!t.time().isBefore(from) && !t.time().isAfter(now)
-              && AttemptResult.of(t, m.states().get(t.from())) != AttemptResult.NONE) {
-            ended.add(t);
-          }
-        }
-        return true;
-      });
+      return BreakerReplay.into(breaker, store, m, clock.instant());
     } catch (RuntimeException e) {
       listener.problem("could not read the recent attempts of machine `" + m.name()
           + "`, so its breaker starts closed: " + e.getMessage());
       return breaker;
     }
-    ended.sort(Comparator.comparing(Transition::time));
-    int n = 0;
-    for (Transition t : ended) {
-      // Each replayed attempt starts as it ends: half-open, it is the probe, as it was.
-      String id = "seed-" + n++;
-      breaker.started(id, t.time());
-      breaker.ended(id, AttemptErrors.isError(t), t.time());
-    }
-    return breaker;
   }
 
   private State stateOf(Task task) {

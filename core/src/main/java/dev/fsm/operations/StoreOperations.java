@@ -2,6 +2,7 @@ package dev.fsm.operations;
 
 import dev.fsm.FsmException;
 import dev.fsm.engine.Breaker;
+import dev.fsm.engine.BreakerReplay;
 import dev.fsm.engine.Contexts;
 import dev.fsm.engine.ErrorGroups;
 import dev.fsm.engine.ErrorReport;
@@ -237,28 +238,46 @@ public final class StoreOperations implements Operations {
     Instant now = clock.instant();
     List<MachineBreaker> out = new ArrayList<>();
     for (String name : machineNames()) {
-      Optional<Breaker> running = listener.breaker(name);
-      if (running.isPresent()) {
-        Breaker.Status s = running.get().status(now);
+      // The breaker of the runner this process is, else as the recent attempts of every
+      // runner leave it: what a runner starting now would hold (on PostgreSQL, what the
+      // runners hold, as no runner answers a command there).
+      Optional<Breaker> breaker = listener.breaker(name).or(() -> replayed(name, now));
+      if (breaker.isPresent()) {
+        Breaker.Status s = breaker.get().status(now);
         out.add(new MachineBreaker(name, s.phase().word(), s.errorRate(), s.attempts(),
             s.until()));
       } else {
-        out.add(hasBreaker(name) ? MachineBreaker.closed(name) : MachineBreaker.none(name));
+        out.add(MachineBreaker.none(name));
       }
     }
     return out;
   }
 
-  /** True when the machine's newest version has a breaker. */
-  private boolean hasBreaker(String name) {
+  /** The breaker of the machine's newest version, its recent attempts replayed, if it has one. */
+  private Optional<Breaker> replayed(String name, Instant now) {
+    Optional<Machine> newest = newestWithBreaker(name);
+    if (newest.isEmpty()) {
+      return Optional.empty();
+    }
+    Machine m = newest.get();
+    try {
+      return Optional.of(BreakerReplay.into(new Breaker(m.breaker()), store, m, now));
+    } catch (FsmException e) {
+      return Optional.of(new Breaker(m.breaker()));
+    }
+  }
+
+  /** The machine's newest version, when it has a breaker. */
+  private Optional<Machine> newestWithBreaker(String name) {
     List<MachineVersion> versions = store.versions(name);
     if (versions.isEmpty()) {
-      return false;
+      return Optional.empty();
     }
     try {
-      return machines.machine(name, versions.get(versions.size() - 1).version()).breaker() != null;
+      Machine m = machines.machine(name, versions.get(versions.size() - 1).version());
+      return m.breaker() == null ? Optional.empty() : Optional.of(m);
     } catch (FsmException e) {
-      return false;
+      return Optional.empty();
     }
   }
 

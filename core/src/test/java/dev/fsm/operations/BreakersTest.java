@@ -8,6 +8,9 @@ import dev.fsm.engine.OperatorListener;
 import dev.fsm.model.BreakerPolicy;
 import dev.fsm.store.memory.InMemoryStore;
 import dev.fsm.task.Command;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Change;
+import dev.fsm.task.Transition;
 import dev.fsm.task.Task;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +23,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link StoreOperations#breakers}: from the runner in this process, else closed or none. */
+/** {@link StoreOperations#breakers}: from the runner in this process, else replayed, or none. */
 class BreakersTest {
 
   private static final Instant NOW = Instant.parse("2026-11-25T00:00:00Z");
@@ -59,6 +62,24 @@ class BreakersTest {
     try (InMemoryStore store = new InMemoryStore()) {
       assertThat(operations(store, OperatorListener.NONE).breakers()).containsExactly(
           MachineBreaker.closed("guarded"), MachineBreaker.none("plain"));
+    }
+  }
+
+  @Test
+  void withoutARunnerABreakerIsShownAsTheRecentAttemptsOfEveryRunnerLeaveIt() throws Exception {
+    try (InMemoryStore store = new InMemoryStore()) {
+      StoreOperations ops = operations(store, OperatorListener.NONE);
+      String id = store.list(new TaskQuery(Optional.of("guarded"), Optional.empty(),
+          Optional.empty(), Optional.empty(), 10)).get(0).id();
+      for (int second : List.of(10, 5)) {
+        Instant at = NOW.minusSeconds(second);
+        store.update(id, t -> new Change(t, new Transition(at, "a", "error", "a", 5,
+            t.attempt(), "runner:1@h/w1", "card declined")));
+      }
+
+      assertThat(ops.breakers()).containsExactly(
+          new MachineBreaker("guarded", "open", 1.0, 2, NOW.plusSeconds(25)),
+          MachineBreaker.none("plain"));
     }
   }
 
