@@ -142,7 +142,7 @@ class RunnersIT {
     Duration took = Await.until("runner " + runner.pid() + " to show as gone", GONE_WITHIN,
         () -> status(runner.pid()).equals("gone"));
     assertThat(took).isLessThan(GONE_WITHIN);
-    assertThat(ok("runners").out()).containsPattern(" gone ")
+    assertThat(ok("runners").out()).containsPattern(" - +- +gone ")
         .endsWith("no runner serves this store\n");
     assertThat(json("runners").get("live").asInt()).isZero();
   }

@@ -58,13 +58,16 @@ public final class Runners implements Callable<Integer> {
       table.paint(8, word -> paint(style, word));
       for (RunnerRecord r : report.runners()) {
         String status = report.status(r).word();
+        // A gone runner's last figures are no longer true: its leases end and others take over.
+        boolean gone = status.equals("gone");
+        Object held = gone ? "-" : r.held();
+        String rate = gone ? "-" : RunnerText.rate(r.rate());
         if (someMachines) {
           table.add(r.id(), r.host(), r.pid(), r.workers(), TaskText.time(r.started()),
-              RunnerText.ago(report, r), r.held(), RunnerText.rate(r.rate()), status,
-              RunnerText.machines(r));
+              RunnerText.ago(report, r), held, rate, status, RunnerText.machines(r));
         } else {
           table.add(r.id(), r.host(), r.pid(), r.workers(), TaskText.time(r.started()),
-              RunnerText.ago(report, r), r.held(), RunnerText.rate(r.rate()), status);
+              RunnerText.ago(report, r), held, rate, status);
         }
       }
       table.print(out, global.columns());
