@@ -5,9 +5,11 @@ import dev.fsm.store.StoreLocation;
 import java.io.ByteArrayOutputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.postgresql.PGProperty;
 
@@ -130,6 +132,7 @@ public record PgUrl(String host, int port, String database, String user, String 
     }
     String schema = DEFAULT_SCHEMA;
     Map<String, String> parameters = new LinkedHashMap<>();
+    Set<String> given = new HashSet<>();
     for (String pair : query.isEmpty() ? new String[0] : query.split("&")) {
       if (pair.isEmpty()) {
         continue;
@@ -137,6 +140,9 @@ public record PgUrl(String host, int port, String database, String user, String 
       int eq = pair.indexOf('=');
       String key = decode(text, eq < 0 ? pair : pair.substring(0, eq));
       String value = eq < 0 ? "" : decode(text, pair.substring(eq + 1));
+      if (!given.add(key)) {
+        throw bad(text, "the parameter `" + key + "` is given twice; give it once");
+      }
       if (key.equals("schema")) {
         schema = value;
       } else if (PGProperty.forName(key) == null) {

@@ -80,6 +80,7 @@ class PgUrlTest {
     assertBad("postgresql://h/app?schema=" + "s".repeat(64), "at most 63");
     assertBad("postgresql://h/app?sslmdoe=require", "the parameter `sslmdoe`");
     assertBad("postgresql://h/a%zzb", "not followed by two hex digits");
+    assertBad("postgresql://h/app?schema=a&schema=b", "the parameter `schema` is given twice");
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.fsm.model.Durations;
 import dev.fsm.operations.Operations;
 import dev.fsm.operations.PurgeReport;
 import dev.fsm.store.PurgeQuery;
+import dev.fsm.store.StoreLocation;
 import dev.fsm.store.TaskCount;
 import dev.fsm.task.TaskStatus;
 import java.io.PrintWriter;
@@ -38,7 +39,8 @@ import picocli.CommandLine;
           + " became terminal longer ago than --older-than, with their histories; their ids may"
           + " be used again. Tasks that are not terminal are never touched. It works a batch at"
           + " a time, so a runner owning the store keeps running meanwhile. On the embedded"
-          + " store the space comes back at the next checkpoint.",
+          + " store the space comes back at the next checkpoint; on PostgreSQL, once it"
+          + " vacuums the tables.",
       "A machine's `retention: 30d` makes runners do the same for its tasks on their own."
     },
     footer = {
@@ -93,7 +95,9 @@ public final class Purge implements Callable<Integer> {
         ? "purge (dry run): " + TaskText.tasks(report.total()) + " would be deleted, terminal"
             + " for more than " + age + "; nothing was changed"
         : "purged " + TaskText.tasks(report.total()) + ", terminal for more than " + age
-            + "; the store gives their space back at its next checkpoint");
+            + (StoreLocation.parse(global.store()) instanceof StoreLocation.Folder
+                ? "; the store gives their space back at its next checkpoint"
+                : "; PostgreSQL reuses their space once it vacuums the tables"));
     Table table = new Table("MACHINE", "STATUS", "TASKS");
     byMachineAndStatus(report).forEach((m, counts) -> counts.forEach((status, n) ->
         table.add(m, status.word(), Long.toString(n))));
