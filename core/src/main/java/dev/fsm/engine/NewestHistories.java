@@ -8,32 +8,46 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
-/** Reads the histories of a machine's newest tasks, newest first (ids sort by creation). */
+/**
+ * Reads the histories of a machine's newest tasks, newest first (ids sort by creation), a few at
+ * a time and up to a budget of entries: tasks that loop for days have thousands of entries each,
+ * and reading 512 of them at once ran a runner out of heap answering {@code fsm stats}.
+ */
 final class NewestHistories {
 
   private static final int PAGE = 512;
+  /** Histories read from the store at a time. */
+  private static final int BATCH = 16;
+  /** Entries read at most in all: a sample of recent work, not all of it. */
+  static final long MAX_ENTRIES = 250_000;
 
   private NewestHistories() {}
 
   /**
    * Hands the history of each of the machine's tasks, newest task first, to {@code each} until
-   * it returns false or {@code maxTasks} histories have been read.
+   * it returns false, {@code maxTasks} histories have been read, or they held {@link
+   * #MAX_ENTRIES} entries.
    *
    * @return how many histories were read
    */
   static int read(Store store, String machine, int maxTasks, Predicate<List<Transition>> each) {
     Optional<String> after = Optional.empty();
     int read = 0;
+    long entries = 0;
     while (read < maxTasks) {
       int size = Math.min(PAGE, maxTasks - read);
       // Ids alone: a store can list them without reading each task.
       List<String> page = store.ids(new TaskQuery(Optional.of(machine), Optional.empty(),
           Optional.empty(), after, size, TaskQuery.Order.DESCENDING));
-      Map<String, List<Transition>> histories = store.histories(page);
-      for (List<Transition> history : histories.values()) {
-        read++;
-        if (!each.test(history)) {
-          return read;
+      for (int from = 0; from < page.size(); from += BATCH) {
+        Map<String, List<Transition>> histories =
+            store.histories(page.subList(from, Math.min(page.size(), from + BATCH)));
+        for (List<Transition> history : histories.values()) {
+          read++;
+          entries += history.size();
+          if (!each.test(history) || entries >= MAX_ENTRIES) {
+            return read;
+          }
         }
       }
       if (page.size() < size) {
