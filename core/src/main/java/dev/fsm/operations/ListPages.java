@@ -5,6 +5,7 @@ import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Task;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -20,10 +21,10 @@ public final class ListPages {
 
   /**
    * Tasks read at a time by updated time, an order no index keeps: each read scans every
-   * matching task and keeps a page, so pages are larger to make fewer scans (about 10 MiB of
-   * tasks without contexts).
+   * matching task and keeps a page, so pages are as large as a request may be (about 25 MiB of
+   * tasks without contexts), and a list of up to that many is one scan.
    */
-  public static final int UPDATED_PAGE = 20_000;
+  public static final int UPDATED_PAGE = 50_000;
 
   /**
    * The most tasks one list request may ask a runner for: a client that asks for more is older
@@ -40,8 +41,10 @@ public final class ListPages {
 
   /**
    * Hands each task of the query to {@code each}, in the query's order, up to the query's limit,
-   * until it answers false; returns how many it was given. A task that moves later in the order
-   * while the pages are read (by updated time, a task that changes) is given once.
+   * until it answers false; returns how many it was given. By updated time, an order that
+   * changes as tasks do, a task is given once however it moves while the pages are read, and
+   * none is skipped: oldest first, a task that changes moves ahead of the pages still to read;
+   * newest first, it moves behind the pages read, so those are read last, after the rest.
    */
   public static long each(Operations operations, TaskQuery query, boolean contexts,
       Predicate<Task> each) {
@@ -50,27 +53,69 @@ public final class ListPages {
 
   static long each(Operations operations, TaskQuery query, boolean contexts, int pageSize,
       Predicate<Task> each) {
-    int size = Math.min(query.limit(), pageSize);
-    TaskQuery first = query.withLimit(size);
-    // Only an order that changes as tasks do can show a task twice.
-    Set<String> given = query.sort() == TaskQuery.Sort.UPDATED ? new HashSet<>() : null;
-    long n = 0;
-    TaskQuery page = first;
-    while (true) {
-      List<Task> tasks = operations.list(page, contexts);
-      for (Task t : tasks) {
-        if (given != null && !given.add(t.id())) {
-          continue;
+    boolean moving = query.sort() == TaskQuery.Sort.UPDATED;
+    Pass pass = new Pass(operations, contexts, pageSize, query.limit(),
+        moving ? new HashSet<>() : null, each);
+    Task newest = pass.read(query);
+    if (moving && query.descending() && pass.paged && !pass.ended) {
+      // The tasks that changed since the first page, oldest change first.
+      pass.read(new TaskQuery(query.machine(), query.state(), query.statuses(), Optional.empty(),
+          query.limit(), TaskQuery.Order.ASCENDING, query.sort()).after(newest));
+    }
+    return pass.given;
+  }
+
+  /** One run through a query's pages, sharing what it gave with a later one. */
+  private static final class Pass {
+    private final Operations operations;
+    private final boolean contexts;
+    private final int pageSize;
+    private final long limit;
+    private final Set<String> seen;
+    private final Predicate<Task> each;
+    long given;
+    boolean ended;
+    /** Whether a query took more than one page, so tasks could move between two reads. */
+    boolean paged;
+
+    Pass(Operations operations, boolean contexts, int pageSize, long limit, Set<String> seen,
+        Predicate<Task> each) {
+      this.operations = operations;
+      this.contexts = contexts;
+      this.pageSize = pageSize;
+      this.limit = limit;
+      this.seen = seen;
+      this.each = each;
+    }
+
+    /** Reads the query's pages; the first task of the first page, or null when there was none. */
+    Task read(TaskQuery query) {
+      TaskQuery first = query.withLimit((int) Math.min(Math.min(limit, pageSize),
+          Integer.MAX_VALUE));
+      TaskQuery page = first;
+      Task head = null;
+      while (!ended) {
+        List<Task> tasks = operations.list(page, contexts);
+        if (head == null && !tasks.isEmpty()) {
+          head = tasks.get(0);
         }
-        n++;
-        if (!each.test(t) || n == query.limit()) {
-          return n;
+        for (Task t : tasks) {
+          if (seen != null && !seen.add(t.id())) {
+            continue;
+          }
+          given++;
+          if (!each.test(t) || given == limit) {
+            ended = true;
+            return head;
+          }
         }
+        if (tasks.size() < page.limit()) {
+          return head;
+        }
+        page = first.after(tasks.get(tasks.size() - 1));
+        paged = true;
       }
-      if (tasks.size() < page.limit()) {
-        return n;
-      }
-      page = first.after(tasks.get(tasks.size() - 1));
+      return head;
     }
   }
 

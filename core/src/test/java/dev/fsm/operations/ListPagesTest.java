@@ -117,6 +117,32 @@ class ListPagesTest {
   }
 
   @Test
+  void newestFirstATaskThatChangesWhileListedIsListedAfterTheRestNotSkipped() {
+    List<String> ids = new ArrayList<>();
+    TaskQuery newestFirst = new TaskQuery(Optional.of("hold"), Optional.empty(), Set.of(),
+        Optional.empty(), Integer.MAX_VALUE, TaskQuery.Order.DESCENDING, TaskQuery.Sort.UPDATED);
+    // Pages of 30; as each page is given, a task not listed yet (the oldest) changes, which
+    // moves it ahead of every page already read.
+    int[] oldest = {0};
+    long given = ListPages.each(ops, newestFirst, false, 30, t -> {
+      ids.add(t.id());
+      if (ids.size() % 30 == 0 && oldest[0] < 100) {
+        ops.signal(String.format("t%05d", oldest[0]++), "go", null);
+      }
+      return true;
+    });
+
+    assertThat(given).isEqualTo(TASKS);
+    assertThat(ids).doesNotHaveDuplicates().hasSize(TASKS);
+    List<String> changed = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      changed.add(String.format("t%05d", i));
+    }
+    assertThat(ids.subList(TASKS - 100, TASKS)).as("the tasks that changed, after the rest")
+        .containsExactlyElementsOf(changed);
+  }
+
+  @Test
   void aRequestForMoreThanARunnerGivesAtOnceIsRefused() {
     ListPages.checkRequest(query(TaskQuery.Sort.ID, ListPages.MAX_REQUEST));
     assertThatThrownBy(() -> ListPages.checkRequest(query(TaskQuery.Sort.ID, 1_000_001)))
