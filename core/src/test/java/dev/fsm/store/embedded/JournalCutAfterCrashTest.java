@@ -101,4 +101,24 @@ class JournalCutAfterCrashTest {
       assertThat(s.get("t-04").orElseThrow().status().word()).isEqualTo("paused");
     }
   }
+
+  @Test
+  void aDamagedNoteIsRefusedThenRepairMakesTheStoreOpenAgain() throws IOException {
+    Path note = store.resolve(Journal.FOLDER).resolve("reached");
+    Files.write(note, "garbagegarbage!!".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+    assertThatThrownBy(() -> EmbeddedStore.open(store))
+        .isInstanceOf(JournalDamagedException.class)
+        .hasMessageContaining("of how far it got is damaged");
+    RepairReport r = StoreRepair.run(store, EmbeddedStoreOptions.defaults(), NOW);
+    assertThat(r.lostRecords()).isEmpty();
+    assertThat(r.damage()).singleElement().satisfies(d -> {
+      assertThat(d.file()).isEqualTo(note);
+      assertThat(d.reason()).isEqualTo("it does not start as a note does");
+    });
+    try (EmbeddedStore s = EmbeddedStore.open(store)) {
+      assertThat(s.list(TaskQuery.all(100))).hasSize(10);
+    }
+    assertThat(Journal.noted(store.resolve(Journal.FOLDER))).hasValue(15);
+  }
 }

@@ -111,7 +111,7 @@ public final class Journal implements AutoCloseable {
         // The journal's own note may vouch for more than a clean close did: after a crash, it
         // is all there is. A seal is of the clean close, so it counts only if nothing came after.
         JournalRecovery.Acknowledged vouched = JournalRecovery.Acknowledged
-            .cleanClose(acknowledged).orReached(ReachedMark.read(folder));
+            .cleanClose(acknowledged).orReached(ReachedMark.readChecked(folder));
         Optional<JournalSeal> usable = vouched.sequence() == acknowledged ? seal
             : Optional.empty();
         return new Journal(folder, options, lockChannel, folderLock,
@@ -135,7 +135,7 @@ public final class Journal implements AutoCloseable {
   public static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged,
       Optional<JournalSeal> seal) throws IOException {
     JournalRecovery.Acknowledged vouched = JournalRecovery.Acknowledged.cleanClose(acknowledged)
-        .orReached(ReachedMark.read(folder));
+        .orReached(ReachedMark.readChecked(folder));
     return JournalRecovery.soundEnd(folder, options, vouched,
         vouched.sequence() == acknowledged ? seal : Optional.empty());
   }
@@ -147,6 +147,11 @@ public final class Journal implements AutoCloseable {
    */
   public static OptionalLong noted(Path folder) throws IOException {
     return ReachedMark.read(folder);
+  }
+
+  /** The note's file in the journal folder {@code folder}, and why it is damaged, if it is. */
+  public static Optional<Map.Entry<Path, String>> damagedNote(Path folder) throws IOException {
+    return ReachedMark.damage(folder).map(why -> Map.entry(folder.resolve(ReachedMark.FILE), why));
   }
 
   /**

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -53,11 +55,46 @@ final class ReachedMark implements AutoCloseable {
     }
   }
 
-  /** The record the note in {@code folder} names; empty when there is none or it is unreadable. */
+  /**
+   * The record the note in {@code folder} names; empty when there is none, and when it is
+   * damaged (for {@code store repair}, which takes no damaged evidence).
+   */
   static OptionalLong read(Path folder) throws IOException {
+    Note note = note(folder);
+    return note.damage() == null ? note.sequence() : OptionalLong.empty();
+  }
+
+  /**
+   * The record the note in {@code folder} names, empty when there is none.
+   *
+   * @throws JournalDamagedException when the note is there but damaged: it is created whole
+   *     and rewritten in place as one 16-byte write, so damage is the disk's or another
+   *     program's, and without it fsm cannot tell whether records went from the journal's end
+   */
+  static OptionalLong readChecked(Path folder) throws IOException {
+    Note note = note(folder);
+    if (note.damage() != null) {
+      Path file = folder.resolve(FILE);
+      throw new JournalDamagedException(String.format(Locale.ROOT, "the journal's note %s of"
+          + " how far it got is damaged (%s): without it fsm cannot tell whether records went"
+          + " from the journal's end, so it opened nothing and changed nothing. %s", file,
+          note.damage(), JournalRecovery.REPAIR), file, 0, note.damage());
+    }
+    return note.sequence();
+  }
+
+  /** Why the note in {@code folder} is damaged; empty when it is sound or there is none. */
+  static Optional<String> damage(Path folder) throws IOException {
+    return Optional.ofNullable(note(folder).damage());
+  }
+
+  /** What a note file holds: a record, or none; {@code damage} says why it is unreadable. */
+  private record Note(OptionalLong sequence, String damage) {}
+
+  private static Note note(Path folder) throws IOException {
     Path file = folder.resolve(FILE);
     if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      return OptionalLong.empty();
+      return new Note(OptionalLong.empty(), null);
     }
     byte[] bytes;
     try (FileChannel c = StoreFiles.open(file, StandardOpenOption.READ)) {
@@ -66,7 +103,7 @@ final class ReachedMark implements AutoCloseable {
         // Reads until the note's 16 bytes or the end of the file.
       }
       if (b.hasRemaining()) {
-        return OptionalLong.empty();
+        return new Note(OptionalLong.empty(), b.position() + " of its " + BYTES + " bytes");
       }
       bytes = b.array();
     }
@@ -75,8 +112,13 @@ final class ReachedMark implements AutoCloseable {
     b.get(magic);
     long sequence = b.getLong();
     int crc = b.getInt();
-    boolean sound = Arrays.equals(magic, MAGIC) && crc == crc(bytes) && sequence >= 0;
-    return sound ? OptionalLong.of(sequence) : OptionalLong.empty();
+    if (!Arrays.equals(magic, MAGIC)) {
+      return new Note(OptionalLong.empty(), "it does not start as a note does");
+    }
+    if (crc != crc(bytes) || sequence < 0) {
+      return new Note(OptionalLong.empty(), "CRC mismatch");
+    }
+    return new Note(OptionalLong.of(sequence), null);
   }
 
   /**
@@ -89,22 +131,23 @@ final class ReachedMark implements AutoCloseable {
     FileChannel channel = null;
     try {
       boolean existed = Files.exists(file, LinkOption.NOFOLLOW_LINKS);
+      if (!existed) {
+        // Made whole or not at all: a note cut short by a crash would read as damage.
+        StoreFiles.writeAtomically(file, bytes(opened));
+        Segments.fsyncFolder(folder);
+      }
       // A journal opened where its note says (after a clean close, always) costs no write.
-      boolean current = existed && read(folder).equals(OptionalLong.of(opened));
-      channel = StoreFiles.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-          StandardOpenOption.WRITE);
+      boolean current = read(folder).equals(OptionalLong.of(opened));
+      channel = StoreFiles.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
       if (!current) {
         write(channel, opened);
-      }
-      if (!existed) {
-        Segments.fsyncFolder(folder);
       }
       return new ReachedMark(channel, durable, opened, every);
     } catch (IOException e) {
       closeQuietly(channel);
       LOG.log(Level.WARNING, "cannot note how far the journal got in " + file + " ("
-          + (e.getMessage() != null ? e.getMessage() : e.toString()) + "); a journal cut short"
-          + " after a crash goes unnoticed until it can");
+          + (e.getMessage() != null ? e.getMessage() : e.toString()) + "); while it cannot, a"
+          + " journal cut short after a crash is not noticed");
       return new ReachedMark(null, durable, opened, every);
     }
   }
@@ -147,12 +190,16 @@ final class ReachedMark implements AutoCloseable {
   }
 
   private static void write(FileChannel channel, long sequence) throws IOException {
+    Segments.writeFully(channel, ByteBuffer.wrap(bytes(sequence)), 0);
+    channel.force(false);
+  }
+
+  private static byte[] bytes(long sequence) {
     ByteBuffer b = ByteBuffer.allocate(BYTES);
     b.put(MAGIC).putLong(sequence).putInt(0);
     byte[] bytes = b.array();
     ByteBuffer.wrap(bytes).putInt(MAGIC.length + Long.BYTES, crc(bytes));
-    Segments.writeFully(channel, ByteBuffer.wrap(bytes), 0);
-    channel.force(false);
+    return bytes;
   }
 
   private static int crc(byte[] bytes) {

@@ -120,6 +120,13 @@ final class RepairScan implements AutoCloseable {
       clean = cleanIndex != null;
       cleanSequence = closedAt.getAsLong();
     }
+    Optional<Map.Entry<Path, String>> note = Journal.damagedNote(folder.resolve(Journal.FOLDER));
+    if (note.isPresent()) {
+      // No evidence of the journal's end; repaired, the new journal starts a note of its own.
+      Path file = note.get().getKey();
+      damage.add(new Damaged(file, 0, Files.size(file), note.get().getValue(),
+          Optional.of("the journal's note of how far it got")));
+    }
     missing = missing(snapshotSequence + 1, end);
     lost = missing(basisSequence() + 1, end);
     lastRecord = Math.max(basisSequence(), end);

@@ -107,20 +107,22 @@ class ReachedMarkTest {
   }
 
   @Test
-  void aDamagedNoteIsNoEvidenceAndIsReplacedAtTheNextOpen() throws IOException {
+  void aDamagedNoteIsRefusedAsDamageAndLeftAsItIs() throws IOException {
     Path note = folder.resolve(ReachedMark.FILE);
     byte[] bytes = Files.readAllBytes(note);
     bytes[6] ^= 0x10;
     Files.write(note, bytes);
-    assertThat(ReachedMark.read(folder)).isEmpty();
     Path last = lastSegment(folder);
     List<Long> offsets = frameOffsets(last);
     truncate(last, offsets.get(offsets.size() - 1));
 
-    try (Journal j = Journal.open(folder, SMALL)) {
-      assertThat(j.lastSequence()).isEqualTo(RECORDS - 1);
-      assertThat(ReachedMark.read(folder)).hasValue(RECORDS - 1);
-    }
+    assertThatThrownBy(() -> Journal.open(folder, SMALL))
+        .isInstanceOf(JournalDamagedException.class)
+        .hasMessageContaining("the journal's note " + note + " of how far it got is damaged"
+            + " (CRC mismatch)")
+        .hasMessageContaining("fsm store repair");
+    assertThat(Files.readAllBytes(note)).isEqualTo(bytes);
+    assertThat(ReachedMark.read(folder)).as("repair takes it as no evidence").isEmpty();
   }
 
   @Test
@@ -138,9 +140,14 @@ class ReachedMarkTest {
   }
 
   @Test
-  void aShortNoteReadsAsNone() throws IOException {
+  void aShortNoteOrOneOfOtherBytesIsDamage() throws IOException {
     Files.write(folder.resolve(ReachedMark.FILE), new byte[] {'F', 'S', 'M'});
     assertThat(ReachedMark.read(folder)).isEqualTo(OptionalLong.empty());
+    assertThatThrownBy(() -> ReachedMark.readChecked(folder))
+        .hasMessageContaining("is damaged (3 of its 16 bytes)");
+    Files.write(folder.resolve(ReachedMark.FILE), "garbagegarbage!!".getBytes());
+    assertThatThrownBy(() -> ReachedMark.readChecked(folder))
+        .hasMessageContaining("is damaged (it does not start as a note does)");
   }
 
   @Test
