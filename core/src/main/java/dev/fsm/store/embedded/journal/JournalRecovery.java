@@ -89,7 +89,7 @@ final class JournalRecovery {
     if (segments.isEmpty()) {
       if (acknowledged.sequence() > 0) {
         throw new JournalDamagedException(String.format(Locale.ROOT, "the journal folder %s"
-            + " holds no segment, but %s: its records are missing. fsm changed nothing; %s",
+            + " holds no segment, but %s: its records are missing. fsm changed nothing. %s",
             folder, acknowledged.by(), REPAIR), folder, 0, "no segments");
       }
       segments.put(1L, Segments.createEmpty(folder, 1));
