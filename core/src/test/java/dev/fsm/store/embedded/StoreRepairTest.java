@@ -163,6 +163,39 @@ class StoreRepairTest {
   }
 
   @Test
+  void damageInsideATaskIdNamesNoTaskFromTheDamagedBytes() throws IOException {
+    Path store = dir.resolve("store");
+    try (EmbeddedStore s = EmbeddedStore.open(store)) {
+      fill(s);
+    }
+    Files.delete(store.resolve(CleanMarker.FILE));
+    Path segment = Workload.lastSegment(store);
+    long frame = frames(segment).get(12L);  // t-03's first history entry
+    byte[] bytes = Files.readAllBytes(segment);
+    int id = indexOf(bytes, "t-03".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+        (int) frame);
+    try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+      f.seek(id + 1);
+      f.write(new byte[] {(byte) 0xFF, (byte) 0xFE});
+    }
+
+    RepairReport r = StoreRepair.run(store, EmbeddedStoreOptions.defaults(), NOW);
+    assertThat(r.lostRecords()).containsExactly(new Range(12, 12));
+    assertThat(r.lostTasks()).extracting(LostTask::id).allMatch(i -> i.matches("t-0\\d"));
+    assertThat(String.join("\n", r.lines())).doesNotContain("\uFFFD");
+    assertThat(r.damage()).singleElement().satisfies(d -> assertThat(d.readAs()).isEmpty());
+  }
+
+  private static int indexOf(byte[] in, byte[] what, int from) {
+    for (int i = from; i <= in.length - what.length; i++) {
+      if (java.util.Arrays.equals(in, i, i + what.length, what, 0, what.length)) {
+        return i;
+      }
+    }
+    throw new AssertionError("not found");
+  }
+
+  @Test
   void aDamagedSnapshotLosesOnlyTheTasksItsBadRecordsHeld() throws IOException {
     Path store = dir.resolve("store");
     Path crashed = dir.resolve("crashed");

@@ -12,6 +12,7 @@ import dev.fsm.store.embedded.recovery.IndexOpening;
 import dev.fsm.store.embedded.repair.RepairReport.Damaged;
 import dev.fsm.store.embedded.repair.RepairReport.Range;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskIdRule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,6 +135,10 @@ final class RepairScan implements AutoCloseable {
 
   private void noteDamage(JournalSalvage.Damage d) {
     StoreEvent event = d.claimed() == null ? null : decode(d.claimed());
+    if (event != null && !namesOnlyTaskIds(event)) {
+      // The damage is in the id itself: the bytes name no task, so they hint at none.
+      event = null;
+    }
     Optional<String> readAs = Optional.empty();
     if (event instanceof StoreEvent.Created c) {
       c.tasks().forEach(t -> hinted.computeIfAbsent(t.id(), k -> new TreeSet<>()));
@@ -163,6 +168,23 @@ final class RepairScan implements AutoCloseable {
           + r.version().version());
     }
     damage.add(new Damaged(d.file(), d.offset(), d.length(), d.reason(), readAs));
+  }
+
+  /** True when every task id the event names is one fsm could have written. */
+  private static boolean namesOnlyTaskIds(StoreEvent event) {
+    List<String> ids = new ArrayList<>();
+    if (event instanceof StoreEvent.Created c) {
+      c.tasks().forEach(t -> ids.add(t.id()));
+    } else if (event instanceof StoreEvent.Changed c) {
+      ids.add(c.task().id());
+    } else if (event instanceof StoreEvent.Restored r) {
+      ids.add(r.task().id());
+    } else if (event instanceof StoreEvent.Imported i) {
+      i.tasks().forEach(r -> ids.add(r.task().id()));
+    } else if (event instanceof StoreEvent.Purged p) {
+      ids.addAll(p.ids());
+    }
+    return ids.stream().allMatch(TaskIdRule::allows);
   }
 
   private void see(long sequence) {
