@@ -35,6 +35,14 @@ public interface OperatorListener {
     return Optional.empty();
   }
 
+  /**
+   * True when a runner in this process keeps the breakers ({@link #breaker}), so none is worked
+   * out from the store's histories.
+   */
+  default boolean keepsBreakers() {
+    return false;
+  }
+
   /** A listener that does nothing. */
   OperatorListener NONE = new OperatorListener() {
     @Override

@@ -219,6 +219,11 @@ public final class Runner implements OperatorListener {
   }
 
   @Override
+  public boolean keepsBreakers() {
+    return true;
+  }
+
+  @Override
   public void upgradePending(Task task) {
     InFlight f = inFlight.get(task.id());
     if (f != null) {

@@ -70,7 +70,7 @@ public final class ListPages {
     private final Operations operations;
     private final boolean contexts;
     private final int pageSize;
-    private final long limit;
+    private final int limit;
     private final Set<String> seen;
     private final Predicate<Task> each;
     long given;
@@ -78,7 +78,7 @@ public final class ListPages {
     /** Whether a query took more than one page, so tasks could move between two reads. */
     boolean paged;
 
-    Pass(Operations operations, boolean contexts, int pageSize, long limit, Set<String> seen,
+    Pass(Operations operations, boolean contexts, int pageSize, int limit, Set<String> seen,
         Predicate<Task> each) {
       this.operations = operations;
       this.contexts = contexts;
@@ -90,8 +90,7 @@ public final class ListPages {
 
     /** Reads the query's pages; the first task of the first page, or null when there was none. */
     Task read(TaskQuery query) {
-      TaskQuery first = query.withLimit((int) Math.min(Math.min(limit, pageSize),
-          Integer.MAX_VALUE));
+      TaskQuery first = query.withLimit(Math.min(limit, pageSize));
       TaskQuery page = first;
       Task head = null;
       while (!ended) {

@@ -238,32 +238,36 @@ public final class StoreOperations implements Operations {
     Instant now = clock.instant();
     List<MachineBreaker> out = new ArrayList<>();
     for (String name : machineNames()) {
-      // The breaker of the runner this process is, else as the recent attempts of every
-      // runner leave it: what a runner starting now would hold (on PostgreSQL, what the
-      // runners hold, as no runner answers a command there).
-      Optional<Breaker> breaker = listener.breaker(name).or(() -> replayed(name, now));
-      if (breaker.isPresent()) {
-        Breaker.Status s = breaker.get().status(now);
-        out.add(new MachineBreaker(name, s.phase().word(), s.errorRate(), s.attempts(),
-            s.until()));
-      } else {
+      Optional<Breaker> kept = listener.breaker(name);
+      Optional<Machine> newest = kept.isPresent() ? Optional.empty() : newestWithBreaker(name);
+      if (kept.isPresent()) {
+        out.add(shown(name, kept.get(), now));
+      } else if (newest.isEmpty()) {
         out.add(MachineBreaker.none(name));
+      } else if (listener.keepsBreakers()) {
+        // The runner this process is has not needed this machine's breaker yet.
+        out.add(MachineBreaker.closed(name));
+      } else {
+        // No runner here: as the recent attempts of every runner leave it, which is what a
+        // runner starting now would hold (on PostgreSQL, what the runners hold, as no runner
+        // answers a command there). Not in a runner, whose metrics ask every few seconds.
+        out.add(shown(name, replayed(newest.get(), now), now));
       }
     }
     return out;
   }
 
-  /** The breaker of the machine's newest version, its recent attempts replayed, if it has one. */
-  private Optional<Breaker> replayed(String name, Instant now) {
-    Optional<Machine> newest = newestWithBreaker(name);
-    if (newest.isEmpty()) {
-      return Optional.empty();
-    }
-    Machine m = newest.get();
+  private static MachineBreaker shown(String name, Breaker breaker, Instant now) {
+    Breaker.Status s = breaker.status(now);
+    return new MachineBreaker(name, s.phase().word(), s.errorRate(), s.attempts(), s.until());
+  }
+
+  /** The machine's breaker with its recent attempts replayed (closed, if they cannot be read). */
+  private Breaker replayed(Machine m, Instant now) {
     try {
-      return Optional.of(BreakerReplay.into(new Breaker(m.breaker()), store, m, now));
+      return BreakerReplay.into(new Breaker(m.breaker()), store, m, now);
     } catch (FsmException e) {
-      return Optional.of(new Breaker(m.breaker()));
+      return new Breaker(m.breaker());
     }
   }
 

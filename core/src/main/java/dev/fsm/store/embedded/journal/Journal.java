@@ -48,7 +48,7 @@ public final class Journal implements AutoCloseable {
   private final ReachedMark reached;
 
   private Journal(Path folder, JournalOptions options, FileChannel lockChannel,
-      FileLock folderLock, JournalRecovery.Opened opened) throws IOException {
+      FileLock folderLock, JournalRecovery.Opened opened, JournalNote note) throws IOException {
     this.folder = folder;
     this.options = options;
     this.lockChannel = lockChannel;
@@ -62,7 +62,7 @@ public final class Journal implements AutoCloseable {
     this.commit = new GroupCommit(folder, writer, opened.lastSequence());
     ReachedMark mark;
     try {
-      mark = ReachedMark.start(folder, opened.lastSequence(), commit::durableSequence,
+      mark = ReachedMark.start(folder, opened.lastSequence(), note, commit::durableSequence,
           ReachedMark.EVERY);
     } catch (RuntimeException e) {
       commit.close();
@@ -108,14 +108,11 @@ public final class Journal implements AutoCloseable {
     try {
       FileLock folderLock = lockFolder(folder, lockChannel);
       try {
-        // The journal's own note may vouch for more than a clean close did: after a crash, it
-        // is all there is. A seal is of the clean close, so it counts only if nothing came after.
-        JournalRecovery.Acknowledged vouched = JournalRecovery.Acknowledged
-            .cleanClose(acknowledged).orReached(ReachedMark.readChecked(folder));
-        Optional<JournalSeal> usable = vouched.sequence() == acknowledged ? seal
-            : Optional.empty();
+        JournalNote note = ReachedMark.note(folder);
+        Vouched vouched = Vouched.of(acknowledged, seal, note);
         return new Journal(folder, options, lockChannel, folderLock,
-            JournalRecovery.recover(folder, options, vouched, usable));
+            JournalRecovery.recover(folder, options, vouched.acknowledged(), vouched.seal()),
+            note);
       } catch (IOException | RuntimeException | Error e) {
         folderLock.release();
         throw e;
@@ -134,10 +131,23 @@ public final class Journal implements AutoCloseable {
    */
   public static OptionalLong soundEnd(Path folder, JournalOptions options, long acknowledged,
       Optional<JournalSeal> seal) throws IOException {
-    JournalRecovery.Acknowledged vouched = JournalRecovery.Acknowledged.cleanClose(acknowledged)
-        .orReached(ReachedMark.readChecked(folder));
-    return JournalRecovery.soundEnd(folder, options, vouched,
-        vouched.sequence() == acknowledged ? seal : Optional.empty());
+    Vouched vouched = Vouched.of(acknowledged, seal, ReachedMark.note(folder));
+    return JournalRecovery.soundEnd(folder, options, vouched.acknowledged(), vouched.seal());
+  }
+
+  /** What vouches for the journal's end at an open, and the seal an open may trust. */
+  private record Vouched(JournalRecovery.Acknowledged acknowledged, Optional<JournalSeal> seal) {
+
+    /**
+     * The journal's own note may vouch for more than a clean close at {@code acknowledged} did:
+     * after a crash, it is all there is. A seal is of the clean close, so it counts only if
+     * nothing came after.
+     */
+    static Vouched of(long acknowledged, Optional<JournalSeal> seal, JournalNote note) {
+      JournalRecovery.Acknowledged vouched = JournalRecovery.Acknowledged
+          .cleanClose(acknowledged).orReached(note.checked());
+      return new Vouched(vouched, vouched.sequence() == acknowledged ? seal : Optional.empty());
+    }
   }
 
   /**
@@ -149,9 +159,9 @@ public final class Journal implements AutoCloseable {
     return ReachedMark.read(folder);
   }
 
-  /** The note's file in the journal folder {@code folder}, and why it is damaged, if it is. */
-  public static Optional<Map.Entry<Path, String>> damagedNote(Path folder) throws IOException {
-    return ReachedMark.damage(folder).map(why -> Map.entry(folder.resolve(ReachedMark.FILE), why));
+  /** What the note of how far the journal in {@code folder} got says, damage included. */
+  public static JournalNote note(Path folder) throws IOException {
+    return ReachedMark.note(folder);
   }
 
   /**

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
@@ -60,41 +59,14 @@ final class ReachedMark implements AutoCloseable {
    * damaged (for {@code store repair}, which takes no damaged evidence).
    */
   static OptionalLong read(Path folder) throws IOException {
-    Note note = note(folder);
-    return note.damage() == null ? note.sequence() : OptionalLong.empty();
+    return note(folder).sequence();
   }
 
-  /**
-   * The record the note in {@code folder} names, empty when there is none.
-   *
-   * @throws JournalDamagedException when the note is there but damaged: it is created whole
-   *     and rewritten in place as one 16-byte write, so damage is the disk's or another
-   *     program's, and without it fsm cannot tell whether records went from the journal's end
-   */
-  static OptionalLong readChecked(Path folder) throws IOException {
-    Note note = note(folder);
-    if (note.damage() != null) {
-      Path file = folder.resolve(FILE);
-      throw new JournalDamagedException(String.format(Locale.ROOT, "the journal's note %s of"
-          + " how far it got is damaged (%s): without it fsm cannot tell whether records went"
-          + " from the journal's end, so it opened nothing and changed nothing. %s", file,
-          note.damage(), JournalRecovery.REPAIR), file, 0, note.damage());
-    }
-    return note.sequence();
-  }
-
-  /** Why the note in {@code folder} is damaged; empty when it is sound or there is none. */
-  static Optional<String> damage(Path folder) throws IOException {
-    return Optional.ofNullable(note(folder).damage());
-  }
-
-  /** What a note file holds: a record, or none; {@code damage} says why it is unreadable. */
-  private record Note(OptionalLong sequence, String damage) {}
-
-  private static Note note(Path folder) throws IOException {
+  /** What the note in {@code folder} says. */
+  static JournalNote note(Path folder) throws IOException {
     Path file = folder.resolve(FILE);
     if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      return new Note(OptionalLong.empty(), null);
+      return sound(file, OptionalLong.empty());
     }
     byte[] bytes;
     try (FileChannel c = StoreFiles.open(file, StandardOpenOption.READ)) {
@@ -103,7 +75,7 @@ final class ReachedMark implements AutoCloseable {
         // Reads until the note's 16 bytes or the end of the file.
       }
       if (b.hasRemaining()) {
-        return new Note(OptionalLong.empty(), b.position() + " of its " + BYTES + " bytes");
+        return damaged(file, b.position() + " of its " + BYTES + " bytes");
       }
       bytes = b.array();
     }
@@ -113,20 +85,30 @@ final class ReachedMark implements AutoCloseable {
     long sequence = b.getLong();
     int crc = b.getInt();
     if (!Arrays.equals(magic, MAGIC)) {
-      return new Note(OptionalLong.empty(), "it does not start as a note does");
+      return damaged(file, "it does not start as a note does");
     }
     if (crc != crc(bytes) || sequence < 0) {
-      return new Note(OptionalLong.empty(), "CRC mismatch");
+      return damaged(file, "CRC mismatch");
     }
-    return new Note(OptionalLong.of(sequence), null);
+    return sound(file, OptionalLong.of(sequence));
+  }
+
+  private static JournalNote sound(Path file, OptionalLong sequence) {
+    return new JournalNote(file, sequence, Optional.empty());
+  }
+
+  private static JournalNote damaged(Path file, String why) {
+    return new JournalNote(file, OptionalLong.empty(), Optional.of(why));
   }
 
   /**
    * Starts noting, every {@code every}, the record {@code durable} gives, beginning with {@code
-   * opened}, the record the journal opened with. A note that cannot be written (a full disk)
-   * keeps no journal from opening: it is said once, and the journal runs without one.
+   * opened}, the record the journal opened with; {@code was} is the note the open read. A note
+   * that cannot be written (a full disk) keeps no journal from opening: it is said once, and
+   * the journal runs without one.
    */
-  static ReachedMark start(Path folder, long opened, LongSupplier durable, Duration every) {
+  static ReachedMark start(Path folder, long opened, JournalNote was, LongSupplier durable,
+      Duration every) {
     Path file = folder.resolve(FILE);
     FileChannel channel = null;
     try {
@@ -137,7 +119,7 @@ final class ReachedMark implements AutoCloseable {
         Segments.fsyncFolder(folder);
       }
       // A journal opened where its note says (after a clean close, always) costs no write.
-      boolean current = read(folder).equals(OptionalLong.of(opened));
+      boolean current = existed && was.sequence().equals(OptionalLong.of(opened));
       channel = StoreFiles.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
       if (!current) {
         write(channel, opened);

@@ -4,6 +4,7 @@ import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
+import dev.fsm.store.embedded.journal.JournalNote;
 import dev.fsm.store.embedded.journal.JournalSalvage;
 import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.store.embedded.journal.SnapshotSalvage;
@@ -112,20 +113,19 @@ final class RepairScan implements AutoCloseable {
         ? covered.orElse(Math.max(0, journal.firstSequence() - 1)) : 0;
     OptionalLong closedAt = CleanMarker.peek(folder);
     // The journal's note of how far it got counts too: after a crash it is the only witness to
-    // records lost from its end.
+    // records lost from its end. A damaged one is no evidence.
+    JournalNote note = Journal.note(folder.resolve(Journal.FOLDER));
     long end = Math.max(Math.max(journal.lastSequence(), closedAt.orElse(0)),
-        Journal.noted(folder.resolve(Journal.FOLDER)).orElse(0));
+        note.sequence().orElse(0));
     if (closedAt.isPresent() && closedAt.getAsLong() >= snapshotSequence) {
       cleanIndex = IndexOpening.openIfClean(folder, closedAt.getAsLong(),
           indexOpenTimeout);
       clean = cleanIndex != null;
       cleanSequence = closedAt.getAsLong();
     }
-    Optional<Map.Entry<Path, String>> note = Journal.damagedNote(folder.resolve(Journal.FOLDER));
-    if (note.isPresent()) {
-      // No evidence of the journal's end; repaired, the new journal starts a note of its own.
-      Path file = note.get().getKey();
-      damage.add(new Damaged(file, 0, Files.size(file), note.get().getValue(),
+    if (note.damage().isPresent()) {
+      // Repaired, the new journal starts a note of its own.
+      damage.add(new Damaged(note.file(), 0, Files.size(note.file()), note.damage().get(),
           Optional.of("the journal's note of how far it got")));
     }
     missing = missing(snapshotSequence + 1, end);

@@ -54,7 +54,8 @@ class ReachedMarkTest {
     Path other = dir.resolve("other");
     Files.createDirectories(other);
     AtomicLong durable = new AtomicLong(7);
-    try (ReachedMark mark = ReachedMark.start(other, 7, durable::get, Duration.ofMillis(5))) {
+    try (ReachedMark mark = ReachedMark.start(other, 7,
+        ReachedMark.note(other), durable::get, Duration.ofMillis(5))) {
       assertThat(ReachedMark.read(other)).hasValue(7);
       durable.set(12);
       awaitNote(other, 12);
@@ -143,10 +144,10 @@ class ReachedMarkTest {
   void aShortNoteOrOneOfOtherBytesIsDamage() throws IOException {
     Files.write(folder.resolve(ReachedMark.FILE), new byte[] {'F', 'S', 'M'});
     assertThat(ReachedMark.read(folder)).isEqualTo(OptionalLong.empty());
-    assertThatThrownBy(() -> ReachedMark.readChecked(folder))
+    assertThatThrownBy(() -> ReachedMark.note(folder).checked())
         .hasMessageContaining("is damaged (3 of its 16 bytes)");
     Files.write(folder.resolve(ReachedMark.FILE), "garbagegarbage!!".getBytes());
-    assertThatThrownBy(() -> ReachedMark.readChecked(folder))
+    assertThatThrownBy(() -> ReachedMark.note(folder).checked())
         .hasMessageContaining("is damaged (it does not start as a note does)");
   }
 
