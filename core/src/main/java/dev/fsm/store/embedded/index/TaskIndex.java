@@ -65,6 +65,12 @@ public final class TaskIndex implements AutoCloseable {
    */
   static final int NODE = 64;
 
+  /**
+   * Keys the due queue and the groups each keep on the heap, the most recently added: a key
+   * stays there until this many were added after it, unless removed first, as most are.
+   */
+  static final int BUFFERED = 32_768;
+
   static final String DUE = "due";
   static final String GROUPS = "groups";
   /** Every key is bytes (see {@link IndexKeys}). */
@@ -74,6 +80,9 @@ public final class TaskIndex implements AutoCloseable {
   /** The volume under {@link #db}; null for an index opened only to be checked. */
   private final PrivateFileVolume volume;
   private final BTreeMap<byte[], byte[]> tasks;
+  /** The due queue's and the groups' sets, whose latest keys stay on the heap a while. */
+  private final BufferedKeySet due;
+  private final BufferedKeySet members;
   private final TaskQueues queues;
   private final TaskGroups groups;
   private final TaskCreations creations;
@@ -111,9 +120,10 @@ public final class TaskIndex implements AutoCloseable {
     }
     this.tasks = map(tasksMaker(db), createTasks);
     this.history = new TaskHistories(map(historyMaker(db), createTasks));
-    this.queues = new TaskQueues(set(db, DUE, KEY, createTasks));
-    this.groups = new TaskGroups(set(db, GROUPS, KEY, createTasks),
-        map(countsMaker(db), createTasks));
+    this.due = new BufferedKeySet(set(db, DUE, KEY, createTasks), BUFFERED, true);
+    this.members = new BufferedKeySet(set(db, GROUPS, KEY, createTasks), BUFFERED, false);
+    this.queues = new TaskQueues(due);
+    this.groups = new TaskGroups(members, map(countsMaker(db), createTasks));
     this.creations = new TaskCreations(set(db, TaskCreations.NAME, KEY, createTasks));
     this.versions = new MachineVersions(map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
@@ -533,8 +543,15 @@ public final class TaskIndex implements AutoCloseable {
    * lease has ended and put its task back in the due queue, as a rebuild would have it.
    */
   public void markClosedAt(long journalSequence) {
+    flush();
     groups.save();
     meta.put(CLOSED_AT_KEY, journalSequence);
+  }
+
+  /** Writes the keys the heap holds to MapDB, as the file must have them at a clean close. */
+  private void flush() {
+    due.flush();
+    members.flush();
   }
 
   /** Forgets the clean close: from now on this index may run ahead of the journal. */
@@ -649,6 +666,7 @@ public final class TaskIndex implements AutoCloseable {
    * of "machine/state/status" to count.
    */
   public SortedMap<String, Object> collections() {
+    flush();
     SortedMap<String, Object> all = new TreeMap<>();
     for (String name : db.getAllNames()) {
       if (!name.equals("meta") && !name.equals("counts")) {
