@@ -548,10 +548,14 @@ public final class TaskIndex implements AutoCloseable {
     meta.put(CLOSED_AT_KEY, journalSequence);
   }
 
-  /** Writes the keys the heap holds to MapDB, as the file must have them at a clean close. */
+  /**
+   * Writes what waits on the heap (keys of the due queue and groups, tasks' last history chunks)
+   * to MapDB, as the file must have it at a clean close.
+   */
   private void flush() {
     due.flush();
     members.flush();
+    history.flush();
   }
 
   /** Forgets the clean close: from now on this index may run ahead of the journal. */

@@ -121,11 +121,56 @@ class TaskHistoriesTest {
       Transition t = entry(random.nextInt(1000), "y".repeat(random.nextInt(80)));
       tail = histories.put("t", place, t, tail);
       reading.put("t", place, t);
-      assertSameBytes(chunks, read);
+      if (random.nextInt(3) == 0) {
+        // A task's last chunk may wait on the heap until a flush or a read of its history.
+        histories.flush();
+        assertSameBytes(chunks, read);
+      }
       assertThat(tail.length()).isEqualTo(reading.tail("t").length());
       assertThat(tail.chunk()).isEqualTo(reading.tail("t").chunk());
     }
     assertThat(histories.put("t", 0, entry(1, ""), null)).as("no tail known before").isNull();
+  }
+
+  @Test
+  void lastChunksWaitingOnTheHeapReadAsWrittenAndReachTheMapWhenFullEvictedOrFlushed() {
+    TreeMap<byte[], byte[]> read = new TreeMap<>(Arrays::compareUnsigned);
+    TaskHistories reading = new TaskHistories(read);
+    int tasks = TaskHistories.PENDING + 100;
+    TaskHistories.Tail[] tails = new TaskHistories.Tail[tasks];
+    Random random = new Random(3);
+    for (int round = 0; round < 3 * TaskHistories.CHUNK; round++) {
+      for (int n = 0; n < tasks; n += 1 + random.nextInt(3)) {
+        String id = "t-" + n;
+        int place = tails[n] == null ? 0 : tails[n].length();
+        Transition t = entry(round * 7 + n, "");
+        tails[n] = histories.put(id, place, t, tails[n] == null ? new TaskHistories.Tail(0, null)
+            : tails[n]);
+        reading.put(id, place, t);
+      }
+    }
+    // The most recently changed tasks' chunks wait; the rest were written as they filled or
+    // as newer tasks pushed them out.
+    assertThat(chunks.size()).isLessThan(read.size());
+    for (int n = 0; n < tasks; n += 97) {
+      assertThat(histories.of("t-" + n)).isEqualTo(reading.of("t-" + n));
+    }
+    histories.flush();
+    assertSameBytes(chunks, read);
+    histories.put("t-1", tails[1].length(), entry(5, "then purged"), tails[1]);
+    histories.remove("t-1");
+    histories.flush();
+    assertThat(histories.of("t-1")).isEmpty();
+    assertThat(chunks.keySet()).noneMatch(k -> IndexKeys.startsWith(k, IndexKeys.historyOf("t-1")));
+  }
+
+  @Test
+  void chunksPastTheBytesAllowedToWaitAreWrittenAtOnce() {
+    String reason = "r".repeat((int) TaskHistories.PENDING_BYTES);
+    histories.put("big", 0, entry(1, reason), new TaskHistories.Tail(0, null));
+    assertThat(chunks).hasSize(1);
+    histories.put("small", 0, entry(2, ""), new TaskHistories.Tail(0, null));
+    assertThat(chunks).hasSize(1);
   }
 
   @Test
