@@ -1,21 +1,16 @@
 package dev.fsm.store.embedded.index;
 
 import java.util.AbstractSet;
-import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.NavigableSet;
 import java.util.NoSuchElementException;
 import java.util.SortedSet;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
- * A MapDB set of keys with the keys added lately kept on the heap, and written to MapDB only once
- * they have stayed for {@code window} adds. A task's due slot and group member come and go
+ * A MapDB set of keys with the keys added lately kept on the heap ({@link HeapKeys}), and written
+ * to MapDB only once they have stayed for {@code window} adds. A task's due slot and group member come and go
  * within a few transitions (a claim takes the slot its last outcome added), and each MapDB write
  * copies a whole B-tree node; on the heap, a key added and removed again costs two look-ups.
  * Every read merges the two, so no reader can see one without the other; {@link #flush} writes
@@ -25,138 +20,9 @@ import java.util.TreeSet;
  */
 final class BufferedKeySet extends AbstractSet<byte[]> implements NavigableSet<byte[]> {
 
-  private static final Comparator<byte[]> ASCENDING = Arrays::compareUnsigned;
+  private static final Comparator<byte[]> ASCENDING = HeapKeys.ASCENDING;
 
-  /**
-   * One add of a key to the heap, removed once the key is: a key removed and added again is a
-   * new add, so the window counts from its latest add, not its first.
-   */
-  private static final class Added {
-    final byte[] key;
-    boolean removed;
-
-    Added(byte[] key) {
-      this.key = key;
-    }
-  }
-
-  /** A key hashed, for a set whose heap side is unordered. */
-  private static final class Key {
-    final byte[] bytes;
-    final int hash;
-
-    Key(byte[] bytes) {
-      this.bytes = bytes;
-      this.hash = Arrays.hashCode(bytes);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
-
-  /**
-   * What the set and all its views share: the whole of both sides and the order of adds. The
-   * heap's keys are kept sorted, or, for a set read in order only now and then, hashed and
-   * sorted when a read needs them.
-   */
-  private static final class Sides {
-    final NavigableSet<byte[]> stored;
-    final TreeMap<byte[], Added> sorted;
-    final HashMap<Key, Added> hashed;
-    /** The hashed keys sorted, made by a read and dropped by the next change. */
-    NavigableSet<byte[]> sortedCopy;
-    /** The adds in order, each taken off when {@code window} more came after it. */
-    final ArrayDeque<Added> added = new ArrayDeque<>();
-    final int window;
-
-    Sides(NavigableSet<byte[]> stored, int window, boolean ordered) {
-      this.stored = stored;
-      this.window = window;
-      this.sorted = ordered ? new TreeMap<>(ASCENDING) : null;
-      this.hashed = ordered ? null : new HashMap<>();
-    }
-
-    Added putIfAbsent(byte[] key, Added add) {
-      if (sorted != null) {
-        return sorted.putIfAbsent(key, add);
-      }
-      sortedCopy = null;
-      return hashed.putIfAbsent(new Key(key), add);
-    }
-
-    Added remove(Object key) {
-      if (sorted != null) {
-        return sorted.remove(key);
-      }
-      Added removed = key instanceof byte[] bytes ? hashed.remove(new Key(bytes)) : null;
-      if (removed != null) {
-        sortedCopy = null;
-      }
-      return removed;
-    }
-
-    boolean contains(Object key) {
-      return sorted != null ? sorted.containsKey(key)
-          : key instanceof byte[] bytes && hashed.containsKey(new Key(bytes));
-    }
-
-    int size() {
-      return sorted != null ? sorted.size() : hashed.size();
-    }
-
-    NavigableSet<byte[]> keys() {
-      if (sorted != null) {
-        return sorted.navigableKeySet();
-      }
-      if (sortedCopy == null) {
-        TreeSet<byte[]> copy = new TreeSet<>(ASCENDING);
-        for (Key k : hashed.keySet()) {
-          copy.add(k.bytes);
-        }
-        sortedCopy = copy;
-      }
-      return sortedCopy;
-    }
-
-    /**
-     * The hashed keys in a range, sorted: a group's members, say, without sorting every group's
-     * (a page of `fsm ls --state` while a runner works).
-     */
-    NavigableSet<byte[]> between(byte[] from, boolean fromIncluded, byte[] to,
-        boolean toIncluded) {
-      if (sortedCopy != null) {
-        return sortedCopy.subSet(from, fromIncluded, to, toIncluded);
-      }
-      TreeSet<byte[]> in = new TreeSet<>(ASCENDING);
-      for (Key k : hashed.keySet()) {
-        int low = ASCENDING.compare(k.bytes, from);
-        int high = ASCENDING.compare(k.bytes, to);
-        if ((low > 0 || (low == 0 && fromIncluded)) && (high < 0 || (high == 0 && toIncluded))) {
-          in.add(k.bytes);
-        }
-      }
-      return in;
-    }
-
-    void clear() {
-      if (sorted != null) {
-        sorted.clear();
-      } else {
-        hashed.clear();
-        sortedCopy = null;
-      }
-      added.clear();
-    }
-  }
-
-  private final Sides sides;
+  private final HeapKeys heap;
   private final NavigableSet<byte[]> stored;
   private final NavigableSet<byte[]> recent;
   private final Comparator<byte[]> order;
@@ -168,12 +34,12 @@ final class BufferedKeySet extends AbstractSet<byte[]> implements NavigableSet<b
    * unordered one sorts them, and its views read them as they were when made).
    */
   BufferedKeySet(NavigableSet<byte[]> stored, int window, boolean ordered) {
-    this(new Sides(stored, window, ordered), stored, null, ASCENDING, true);
+    this(new HeapKeys(stored, window, ordered), stored, null, ASCENDING, true);
   }
 
-  private BufferedKeySet(Sides sides, NavigableSet<byte[]> stored, NavigableSet<byte[]> recent,
+  private BufferedKeySet(HeapKeys heap, NavigableSet<byte[]> stored, NavigableSet<byte[]> recent,
       Comparator<byte[]> order, boolean root) {
-    this.sides = sides;
+    this.heap = heap;
     this.stored = stored;
     this.recent = recent;
     this.order = order;
@@ -182,59 +48,35 @@ final class BufferedKeySet extends AbstractSet<byte[]> implements NavigableSet<b
 
   private BufferedKeySet view(NavigableSet<byte[]> stored, NavigableSet<byte[]> recent,
       Comparator<byte[]> order) {
-    return new BufferedKeySet(sides, stored, recent, order, false);
+    return new BufferedKeySet(heap, stored, recent, order, false);
   }
 
   @Override
   public boolean add(byte[] key) {
     writable();
-    Added add = new Added(key);
-    if (sides.putIfAbsent(key, add) != null) {
-      return false;
-    }
-    if (sides.stored.contains(key)) {
-      sides.remove(key);
-      return false;
-    }
-    sides.added.addLast(add);
-    while (sides.added.size() > sides.window) {
-      Added oldest = sides.added.pollFirst();
-      if (!oldest.removed) {
-        sides.remove(oldest.key);
-        sides.stored.add(oldest.key);
-      }
-    }
-    return true;
+    return heap.add(key);
   }
 
   @Override
   public boolean remove(Object key) {
     writable();
-    Added add = sides.remove(key);
-    if (add != null) {
-      add.removed = true;
-      return true;
-    }
-    return sides.stored.remove(key);
+    return heap.remove(key);
   }
 
   /** Writes every key kept on the heap to MapDB, in order. */
   void flush() {
     writable();
-    for (byte[] key : sides.keys()) {
-      sides.stored.add(key);
-    }
-    sides.clear();
+    heap.flush();
   }
 
   /** Keys on the heap, not yet written to MapDB. */
   int buffered() {
-    return sides.size();
+    return heap.size();
   }
 
   /** The heap's keys in this view's range: all of them, sorted, for the set itself. */
   private NavigableSet<byte[]> recent() {
-    return recent != null ? recent : sides.keys();
+    return recent != null ? recent : heap.keys();
   }
 
   private void writable() {
@@ -245,18 +87,18 @@ final class BufferedKeySet extends AbstractSet<byte[]> implements NavigableSet<b
 
   @Override
   public boolean contains(Object key) {
-    return (recent != null ? recent.contains(key) : sides.contains(key)) || stored.contains(key);
+    return (recent != null ? recent.contains(key) : heap.contains(key)) || stored.contains(key);
   }
 
   @Override
   public boolean isEmpty() {
-    return (recent != null ? recent.isEmpty() : sides.size() == 0) && stored.isEmpty();
+    return (recent != null ? recent.isEmpty() : heap.size() == 0) && stored.isEmpty();
   }
 
   /** Counts every stored key, as MapDB's sets do: avoid on large sets. */
   @Override
   public int size() {
-    return (recent != null ? recent.size() : sides.size()) + stored.size();
+    return (recent != null ? recent.size() : heap.size()) + stored.size();
   }
 
   @Override
@@ -325,10 +167,10 @@ final class BufferedKeySet extends AbstractSet<byte[]> implements NavigableSet<b
   @Override
   public NavigableSet<byte[]> subSet(byte[] from, boolean fromIncluded, byte[] to,
       boolean toIncluded) {
-    NavigableSet<byte[]> heap = recent == null && sides.hashed != null
-        ? sides.between(from, fromIncluded, to, toIncluded)
+    NavigableSet<byte[]> onHeap = recent == null && heap.hashed()
+        ? heap.between(from, fromIncluded, to, toIncluded)
         : recent().subSet(from, fromIncluded, to, toIncluded);
-    return view(stored.subSet(from, fromIncluded, to, toIncluded), heap, order);
+    return view(stored.subSet(from, fromIncluded, to, toIncluded), onHeap, order);
   }
 
   @Override

@@ -32,69 +32,24 @@ final class TaskHistories {
   /** Chunks of other tasks a walk may pass per id asked for before it gives way to descents. */
   private static final int OTHERS_PER_ID = 16;
 
-  /** Tasks whose last chunk may wait on the heap at once; see {@link #pending}. */
-  static final int PENDING = 16_384;
-  /** Bytes of chunks that may wait on the heap at once: entries with long reasons fill it first. */
-  static final long PENDING_BYTES = 8L << 20;
-
   private final NavigableMap<byte[], byte[]> chunks;
 
-  /** A task's last chunk as it stands, and its key. */
-  private record Pending(byte[] key, byte[] chunk) {}
-
-  /**
-   * Recently changed tasks' last chunks, not yet written to MapDB, least recently changed first.
-   * Each outcome rewrites its task's last chunk, and a MapDB put of it (a B-tree visit and the
-   * value written again) was the largest part of an outcome's cost in the index; here a chunk is
-   * written once: when it is full, when {@value #PENDING} other tasks changed after it (or the
-   * waiting chunks pass {@link #PENDING_BYTES}), when a read of that task's history comes, or at
-   * a {@link #flush}.
-   */
-  private final LinkedHashMap<String, Pending> pending = new LinkedHashMap<>(1024, 0.75f, true);
-  private long pendingBytes;
+  /** Tasks' last chunks not yet written to {@link #chunks}. */
+  private final WaitingChunks waiting;
 
   TaskHistories(NavigableMap<byte[], byte[]> chunks) {
     this.chunks = chunks;
-  }
-
-  private void write(Pending p) {
-    chunks.put(p.key(), p.chunk());
+    this.waiting = new WaitingChunks(chunks::put);
   }
 
   /** Writes the task's waiting chunk, if any, to MapDB, so that reads there see all of it. */
   private void settle(String id) {
-    Pending p = forget(id);
-    if (p != null) {
-      write(p);
-    }
-  }
-
-  /** Takes the task's waiting chunk off the heap, unwritten, and gives it (null: none). */
-  private Pending forget(String id) {
-    Pending p = pending.remove(id);
-    if (p != null) {
-      pendingBytes -= p.chunk().length;
-    }
-    return p;
-  }
-
-  /** Lets the task's last chunk wait, writing the least recently changed ones past the limits. */
-  private void hold(String id, Pending p) {
-    Pending before = pending.put(id, p);
-    pendingBytes += p.chunk().length - (before == null ? 0 : before.chunk().length);
-    while (pending.size() > PENDING || pendingBytes > PENDING_BYTES) {
-      Map.Entry<String, Pending> eldest = pending.entrySet().iterator().next();
-      settle(eldest.getKey());
-    }
+    waiting.settle(id);
   }
 
   /** Writes every waiting chunk to MapDB, as the file must have them at a clean close. */
   void flush() {
-    for (Pending p : pending.values()) {
-      write(p);
-    }
-    pending.clear();
-    pendingBytes = 0;
+    waiting.flush();
   }
 
   /**
@@ -122,14 +77,14 @@ final class TaskHistories {
     byte[] encoded = TransitionCodec.encode(entry);
     if (known != null && place == known.length()) {
       byte[] chunk = with(place % CHUNK == 0 ? null : known.chunk(), place % CHUNK, encoded);
-      Pending before = forget(id);
+      WaitingChunks.Waiting before = waiting.take(id);
       if (before != null && !Arrays.equals(before.key(), key)) {
-        write(before);
+        chunks.put(before.key(), before.chunk());
       }
       if (place % CHUNK == CHUNK - 1) {
         chunks.put(key, chunk);
       } else {
-        hold(id, new Pending(key, chunk));
+        waiting.hold(id, key, chunk);
       }
       return new Tail(place + 1, chunk);
     }
@@ -260,7 +215,7 @@ final class TaskHistories {
 
   /** Removes a purged task's whole history. */
   void remove(String id) {
-    forget(id);
+    waiting.take(id);
     range(id).clear();
   }
 

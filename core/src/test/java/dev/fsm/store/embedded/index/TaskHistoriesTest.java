@@ -136,7 +136,7 @@ class TaskHistoriesTest {
   void lastChunksWaitingOnTheHeapReadAsWrittenAndReachTheMapWhenFullEvictedOrFlushed() {
     TreeMap<byte[], byte[]> read = new TreeMap<>(Arrays::compareUnsigned);
     TaskHistories reading = new TaskHistories(read);
-    int tasks = TaskHistories.PENDING + 100;
+    int tasks = WaitingChunks.TASKS + 100;
     TaskHistories.Tail[] tails = new TaskHistories.Tail[tasks];
     Random random = new Random(3);
     for (int round = 0; round < 3 * TaskHistories.CHUNK; round++) {
@@ -166,7 +166,7 @@ class TaskHistoriesTest {
 
   @Test
   void chunksPastTheBytesAllowedToWaitAreWrittenAtOnce() {
-    String reason = "r".repeat((int) TaskHistories.PENDING_BYTES);
+    String reason = "r".repeat((int) WaitingChunks.BYTES);
     histories.put("big", 0, entry(1, reason), new TaskHistories.Tail(0, null));
     assertThat(chunks).hasSize(1);
     histories.put("small", 0, entry(2, ""), new TaskHistories.Tail(0, null));

@@ -1,0 +1,194 @@
+package dev.fsm.store.embedded.index;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The heap side of a {@link BufferedKeySet}: the keys added lately, each until {@code window}
+ * adds came after its latest add, then written to the MapDB set behind it. Kept sorted (a
+ * {@code TreeMap}) for a set read in order at every claim, or hashed and sorted when a read needs
+ * them, for a set read in order only now and then: under 64 writers a {@code TreeMap} of group
+ * members cost more than the B-tree it spared (pointer chasing, where a B-tree leaf is one
+ * array). A key is on one side only.
+ */
+final class HeapKeys {
+
+  static final Comparator<byte[]> ASCENDING = Arrays::compareUnsigned;
+
+  /**
+   * One add of a key to the heap, removed once the key is: a key removed and added again is a
+   * new add, so the window counts from its latest add, not its first.
+   */
+  private static final class Added {
+    final byte[] key;
+    boolean removed;
+
+    Added(byte[] key) {
+      this.key = key;
+    }
+  }
+
+  /** A key hashed, for a set whose heap side is unordered. */
+  private static final class Key {
+    final byte[] bytes;
+    final int hash;
+
+    Key(byte[] bytes) {
+      this.bytes = bytes;
+      this.hash = Arrays.hashCode(bytes);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  private final NavigableSet<byte[]> stored;
+  private final TreeMap<byte[], Added> sorted;
+  private final HashMap<Key, Added> hashed;
+  /** The hashed keys sorted, made by a read and dropped by the next change. */
+  private NavigableSet<byte[]> sortedCopy;
+  /** The adds in order, each taken off when {@code window} more came after it. */
+  private final ArrayDeque<Added> added = new ArrayDeque<>();
+  private final int window;
+
+  HeapKeys(NavigableSet<byte[]> stored, int window, boolean ordered) {
+    this.stored = stored;
+    this.window = window;
+    this.sorted = ordered ? new TreeMap<>(ASCENDING) : null;
+    this.hashed = ordered ? null : new HashMap<>();
+  }
+
+  private Added putIfAbsent(byte[] key, Added add) {
+    if (sorted != null) {
+      return sorted.putIfAbsent(key, add);
+    }
+    sortedCopy = null;
+    return hashed.putIfAbsent(new Key(key), add);
+  }
+
+  private Added take(Object key) {
+    if (sorted != null) {
+      return sorted.remove(key);
+    }
+    Added removed = key instanceof byte[] bytes ? hashed.remove(new Key(bytes)) : null;
+    if (removed != null) {
+      sortedCopy = null;
+    }
+    return removed;
+  }
+
+  /** Whether the heap holds the key (MapDB is not asked). */
+  boolean contains(Object key) {
+    return sorted != null ? sorted.containsKey(key)
+        : key instanceof byte[] bytes && hashed.containsKey(new Key(bytes));
+  }
+
+  /** Keys on the heap. */
+  int size() {
+    return sorted != null ? sorted.size() : hashed.size();
+  }
+
+  /** The heap's keys, sorted: a live view when kept sorted, else a copy until the next change. */
+  NavigableSet<byte[]> keys() {
+    if (sorted != null) {
+      return sorted.navigableKeySet();
+    }
+    if (sortedCopy == null) {
+      TreeSet<byte[]> copy = new TreeSet<>(ASCENDING);
+      for (Key k : hashed.keySet()) {
+        copy.add(k.bytes);
+      }
+      sortedCopy = copy;
+    }
+    return sortedCopy;
+  }
+
+  /**
+   * The hashed keys in a range, sorted: a group's members, say, without sorting every group's
+   * (a page of `fsm ls --state` while a runner works).
+   */
+  NavigableSet<byte[]> between(byte[] from, boolean fromIncluded, byte[] to,
+      boolean toIncluded) {
+    if (sortedCopy != null) {
+      return sortedCopy.subSet(from, fromIncluded, to, toIncluded);
+    }
+    TreeSet<byte[]> in = new TreeSet<>(ASCENDING);
+    for (Key k : hashed.keySet()) {
+      int low = ASCENDING.compare(k.bytes, from);
+      int high = ASCENDING.compare(k.bytes, to);
+      if ((low > 0 || (low == 0 && fromIncluded)) && (high < 0 || (high == 0 && toIncluded))) {
+        in.add(k.bytes);
+      }
+    }
+    return in;
+  }
+
+  private void clear() {
+    if (sorted != null) {
+      sorted.clear();
+    } else {
+      hashed.clear();
+      sortedCopy = null;
+    }
+    added.clear();
+  }
+
+  /** Whether the heap's keys are hashed, not kept sorted. */
+  boolean hashed() {
+    return hashed != null;
+  }
+
+  /**
+   * Adds a key held on neither side to the heap, and writes to MapDB the keys whose latest add
+   * now has {@code window} adds after it; false when either side held it.
+   */
+  boolean add(byte[] key) {
+    Added add = new Added(key);
+    if (putIfAbsent(key, add) != null) {
+      return false;
+    }
+    if (stored.contains(key)) {
+      take(key);
+      return false;
+    }
+    added.addLast(add);
+    while (added.size() > window) {
+      Added oldest = added.pollFirst();
+      if (!oldest.removed) {
+        take(oldest.key);
+        stored.add(oldest.key);
+      }
+    }
+    return true;
+  }
+
+  /** Removes a key from whichever side holds it; false when neither did. */
+  boolean remove(Object key) {
+    Added add = take(key);
+    if (add != null) {
+      add.removed = true;
+      return true;
+    }
+    return stored.remove(key);
+  }
+
+  /** Writes every key on the heap to MapDB, in order, and empties the heap. */
+  void flush() {
+    for (byte[] key : keys()) {
+      stored.add(key);
+    }
+    clear();
+  }
+}
