@@ -9,14 +9,14 @@ import java.util.NoSuchElementException;
 import java.util.SortedSet;
 
 /**
- * A MapDB set of keys with the keys added lately kept on the heap ({@link HeapKeys}), and written
- * to MapDB only once they have stayed for {@code window} adds. A task's due slot and group member come and go
- * within a few transitions (a claim takes the slot its last outcome added), and each MapDB write
- * copies a whole B-tree node; on the heap, a key added and removed again costs two look-ups.
- * Every read merges the two, so no reader can see one without the other; {@link #flush} writes
- * the heap's keys out, as a clean close must. A key is in at most one of the two. Views (sub-sets
- * and the descending set) read through to both and are read-only; iterators do not remove. Not
- * thread-safe, as the index it belongs to.
+ * A MapDB set of keys with the keys added lately kept on the heap ({@link HeapKeys}), and
+ * written to MapDB only once they have stayed for {@code window} adds. A task's due slot and
+ * group member come and go within a few transitions (a claim takes the slot its last outcome
+ * added), and each MapDB write copies a whole B-tree node; on the heap, a key added and removed
+ * again costs two look-ups. Every read merges the two, so no reader can see one without the
+ * other; {@link #flush} writes the heap's keys out, as a clean close must. A key is in at most
+ * one of the two. Views (sub-sets and the descending set) read through to both and are
+ * read-only; iterators do not remove. Not thread-safe, as the index it belongs to.
  */
 final class BufferedKeySet extends AbstractSet<byte[]> implements NavigableSet<byte[]> {
 

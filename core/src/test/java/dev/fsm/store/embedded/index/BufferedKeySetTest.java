@@ -74,7 +74,8 @@ class BufferedKeySetTest {
         byte[] to = key(random.nextInt(420));
         assertThat(listed(set)).isEqualTo(listed(model));
         assertThat(listed(set.descendingSet())).isEqualTo(listed(model.descendingSet()));
-        assertThat(listed(set.tailSet(probe, false))).isEqualTo(listed(model.tailSet(probe, false)));
+        assertThat(listed(set.tailSet(probe, false)))
+            .isEqualTo(listed(model.tailSet(probe, false)));
         assertThat(listed(set.headSet(to, true))).isEqualTo(listed(model.headSet(to, true)));
         if (Arrays.compareUnsigned(probe, to) <= 0) {
           assertThat(listed(set.subSet(probe, true, to, false).descendingSet()))
