@@ -123,12 +123,24 @@ final class BufferedKeySet extends AbstractSet<byte[]> implements NavigableSet<b
 
   @Override
   public byte[] first() {
-    byte[] first = earlier(stored.isEmpty() ? null : stored.first(),
-        recent().isEmpty() ? null : recent().first());
+    byte[] first = earlier(firstOf(stored), firstOf(recent()));
     if (first == null) {
       throw new NoSuchElementException();
     }
     return first;
+  }
+
+  /**
+   * The set's first key, or null. Not {@code isEmpty()} first: on MapDB that may walk from the
+   * front of the tree, which after a long run is a chain of emptied nodes (see {@code
+   * TaskQueues#check}), where a descending view's first key is on the rightmost path.
+   */
+  private static byte[] firstOf(NavigableSet<byte[]> set) {
+    try {
+      return set.first();
+    } catch (NoSuchElementException empty) {
+      return null;
+    }
   }
 
   @Override
