@@ -80,6 +80,7 @@ class FastPathTest {
         new String[] {"ls", "--status", "failed"},
         new String[] {"ls", "--machine", "good", "--state", "a", "--output", "json"},
         new String[] {"ls", "--machine", "nope"},
+        new String[] {"ls", "--state", "nope"},
         new String[] {"stats"},
         new String[] {"stats", "good"},
         new String[] {"stats", "nope"},

@@ -197,6 +197,10 @@ class TaskVerbsIT {
     FsmJar.Result none = ok("ls", "--machine", "approval", "--state", "done");
     assertThat(none.out()).isEmpty();
     assertThat(none.err()).isEqualTo("no tasks match\n");
+    FsmJar.Result noState = fsm("ls", "--machine", "approval", "--state", "reviw");
+    assertThat(noState.exit()).isEqualTo(1);
+    assertThat(noState.err()).isEqualTo("fsm: no state `reviw` in machine `approval`; did you mean"
+        + " `review`? (`fsm stats` lists each machine's states)\n");
 
     FsmJar.Result limited = ok("ls", "--limit", "2");
     assertThat(limited.outLines()).hasSize(3);

@@ -99,6 +99,9 @@ public final class Ls implements Callable<Integer> {
       if (asked.machine() != null) {
         KnownMachine.require(control, asked.machine());
       }
+      if (asked.state() != null) {
+        KnownState.require(control, asked.machine(), asked.state());
+      }
       // One more than asked for, to know whether to say that more exist; read a page at a
       // time and printed as read, so a list of any length holds a page; contexts only for
       // JSON, the one view that shows them.
