@@ -1,6 +1,7 @@
 package dev.fsm.store.embedded.index;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -57,8 +58,16 @@ final class HeapKeys {
   private final NavigableSet<byte[]> stored;
   private final TreeMap<byte[], Added> sorted;
   private final HashMap<Key, Added> hashed;
-  /** The hashed keys sorted, made by a read and dropped by the next change. */
-  private NavigableSet<byte[]> sortedCopy;
+  /**
+   * The hashed keys sorted, made by the first read that needs them and then kept up by replaying
+   * {@link #since}, the changes after it, at the next such read; null when none is kept.
+   */
+  private TreeSet<byte[]> sortedCopy;
+  /** Keys added (true) and removed (false) on the heap since {@link #sortedCopy} was last read. */
+  private final ArrayList<Change> since = new ArrayList<>();
+
+  /** One change to the hashed keys, to replay on the sorted copy. */
+  private record Change(byte[] key, boolean added) {}
   /** The adds in order, each taken off when {@code window} more came after it. */
   private final ArrayDeque<Added> added = new ArrayDeque<>();
   private final int window;
@@ -74,17 +83,39 @@ final class HeapKeys {
     if (sorted != null) {
       return sorted.putIfAbsent(key, add);
     }
-    sortedCopy = null;
-    return hashed.putIfAbsent(new Key(key), add);
+    Added before = hashed.putIfAbsent(new Key(key), add);
+    if (before == null) {
+      changed(key, true);
+    }
+    return before;
+  }
+
+  /**
+   * Notes a change for the sorted copy, if one is kept. Past as many changes as keys, rebuilding
+   * it at the next read costs less than replaying them, and holds less: it is dropped.
+   */
+  private void changed(byte[] key, boolean isAdded) {
+    if (sortedCopy == null) {
+      return;
+    }
+    if (since.size() >= Math.max(1024, hashed.size())) {
+      sortedCopy = null;
+      since.clear();
+      return;
+    }
+    since.add(new Change(key, isAdded));
   }
 
   private Added take(Object key) {
     if (sorted != null) {
       return sorted.remove(key);
     }
-    Added removed = key instanceof byte[] bytes ? hashed.remove(new Key(bytes)) : null;
+    if (!(key instanceof byte[] bytes)) {
+      return null;
+    }
+    Added removed = hashed.remove(new Key(bytes));
     if (removed != null) {
-      sortedCopy = null;
+      changed(bytes, false);
     }
     return removed;
   }
@@ -111,28 +142,27 @@ final class HeapKeys {
         copy.add(k.bytes);
       }
       sortedCopy = copy;
+    } else {
+      for (Change c : since) {
+        if (c.added()) {
+          sortedCopy.add(c.key());
+        } else {
+          sortedCopy.remove(c.key());
+        }
+      }
     }
+    since.clear();
     return sortedCopy;
   }
 
   /**
-   * The hashed keys in a range, sorted: a group's members, say, without sorting every group's
-   * (a page of `fsm ls --state` while a runner works).
+   * The hashed keys in a range, sorted: a group's members, say (a page of `fsm ls --state` or
+   * `fsm errors` while a runner works reads one range per group). A view of the sorted copy,
+   * good until the next change.
    */
   NavigableSet<byte[]> between(byte[] from, boolean fromIncluded, byte[] to,
       boolean toIncluded) {
-    if (sortedCopy != null) {
-      return sortedCopy.subSet(from, fromIncluded, to, toIncluded);
-    }
-    TreeSet<byte[]> in = new TreeSet<>(ASCENDING);
-    for (Key k : hashed.keySet()) {
-      int low = ASCENDING.compare(k.bytes, from);
-      int high = ASCENDING.compare(k.bytes, to);
-      if ((low > 0 || (low == 0 && fromIncluded)) && (high < 0 || (high == 0 && toIncluded))) {
-        in.add(k.bytes);
-      }
-    }
-    return in;
+    return keys().subSet(from, fromIncluded, to, toIncluded);
   }
 
   private void clear() {
@@ -141,6 +171,7 @@ final class HeapKeys {
     } else {
       hashed.clear();
       sortedCopy = null;
+      since.clear();
     }
     added.clear();
   }

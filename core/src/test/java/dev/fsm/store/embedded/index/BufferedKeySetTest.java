@@ -122,6 +122,29 @@ class BufferedKeySetTest {
   }
 
   @Test
+  void aHashedSetsSortedKeysFollowEveryChangeBetweenReadsHoweverMany() {
+    BufferedKeySet set = new BufferedKeySet(stored, 100_000, false);
+    TreeSet<byte[]> model = new TreeSet<>(Arrays::compareUnsigned);
+    Random random = new Random(8);
+    for (int changes : new int[] {0, 1, 10, 1_500, 5_000, 3}) {
+      for (int i = 0; i < changes; i++) {
+        byte[] k = key(random.nextInt(3_000));
+        if (random.nextBoolean()) {
+          set.add(k);
+          model.add(k);
+        } else {
+          set.remove(k);
+          model.remove(k);
+        }
+      }
+      byte[] from = key(random.nextInt(1_500));
+      assertThat(listed(set.subSet(from, true, key(3_000), false)))
+          .isEqualTo(listed(model.subSet(from, true, key(3_000), false)));
+      assertThat(listed(set)).isEqualTo(listed(model));
+    }
+  }
+
+  @Test
   void aKeyAlreadyStoredIsNotAddedTwice() {
     stored.add(key(7));
     BufferedKeySet set = new BufferedKeySet(stored, 8, false);
