@@ -30,8 +30,8 @@ final class BufferedKeySet extends AbstractSet<byte[]> implements NavigableSet<b
 
   /**
    * Buffers {@code stored}, writing a key out once {@code window} keys were added after it;
-   * {@code ordered} keeps the heap's keys sorted, for a set mostly read in order (a read of an
-   * unordered one sorts them, and its views read them as they were when made).
+   * {@code ordered} keeps the heap's keys sorted, for a set mostly read in order (an unordered
+   * one sorts them for a read, so its views are to be read before the set changes).
    */
   BufferedKeySet(NavigableSet<byte[]> stored, int window, boolean ordered) {
     this(new HeapKeys(stored, window, ordered), stored, null, ASCENDING, true);
