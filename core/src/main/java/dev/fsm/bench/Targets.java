@@ -13,6 +13,13 @@ public final class Targets {
    * this, while their median meets {@link #MIN_RATIO}.
    */
   public static final double MIN_RATIO_EACH_ROUND = 0.7;
+  /**
+   * Issue 21: with {@link #MANY_WRITERS} writers or more, the median interleaved round's ratio
+   * (issue 3's {@link #MIN_RATIO} stays the target of a single run).
+   */
+  public static final double MIN_RATIO_MANY_WRITERS = 0.5;
+  /** The writer count from which {@link #MIN_RATIO_MANY_WRITERS} applies. */
+  public static final int MANY_WRITERS = 64;
   /** Durable transitions/s with {@link #WRITERS_FOR_MIN_RATE} writers. */
   public static final double MIN_RATE = 10_000;
   /** The writer count the rate target is for. */
@@ -56,9 +63,12 @@ public final class Targets {
   /**
    * Whether the store recording one by one met its targets over interleaved rounds: the median
    * round's ratio and rate, and with {@link #WRITERS_FOR_MIN_RATE} writers every round's ratio
-   * at least {@link #MIN_RATIO_EACH_ROUND}.
+   * at least {@link #MIN_RATIO_EACH_ROUND}; with {@link #MANY_WRITERS}, issue 21's lower median.
    */
   public static boolean storeMet(Interleaved p) {
+    if (p.rounds() > 1 && p.writers() >= MANY_WRITERS) {
+      return p.ratioMedian() >= MIN_RATIO_MANY_WRITERS;
+    }
     boolean ratio = p.ratioMedian() >= MIN_RATIO;
     if (p.writers() != WRITERS_FOR_MIN_RATE) {
       return ratio;
@@ -76,6 +86,9 @@ public final class Targets {
   public static String storeTarget(int writers, int rounds) {
     if (rounds == 1) {
       return storeTarget(writers);
+    }
+    if (writers >= MANY_WRITERS) {
+      return "median ≥ 0.5× bare log";
     }
     return writers == WRITERS_FOR_MIN_RATE
         ? "median ≥ 0.8× bare log, each ≥ 0.7×, ≥ 10,000/s" : "median ≥ 0.8× bare log";
