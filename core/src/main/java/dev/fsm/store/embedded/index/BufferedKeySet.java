@@ -179,10 +179,8 @@ final class BufferedKeySet extends AbstractSet<byte[]> implements NavigableSet<b
   @Override
   public NavigableSet<byte[]> subSet(byte[] from, boolean fromIncluded, byte[] to,
       boolean toIncluded) {
-    NavigableSet<byte[]> onHeap = recent == null && heap.hashed()
-        ? heap.between(from, fromIncluded, to, toIncluded)
-        : recent().subSet(from, fromIncluded, to, toIncluded);
-    return view(stored.subSet(from, fromIncluded, to, toIncluded), onHeap, order);
+    return view(stored.subSet(from, fromIncluded, to, toIncluded),
+        recent().subSet(from, fromIncluded, to, toIncluded), order);
   }
 
   @Override

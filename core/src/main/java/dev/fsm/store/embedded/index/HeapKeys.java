@@ -131,7 +131,10 @@ final class HeapKeys {
     return sorted != null ? sorted.size() : hashed.size();
   }
 
-  /** The heap's keys, sorted: a live view when kept sorted, else a copy until the next change. */
+  /**
+   * The heap's keys, sorted: a live view when kept sorted, else the sorted copy, brought up to
+   * date here (a page of `fsm ls --state` or `fsm errors` reads one range of it per group).
+   */
   NavigableSet<byte[]> keys() {
     if (sorted != null) {
       return sorted.navigableKeySet();
@@ -155,16 +158,6 @@ final class HeapKeys {
     return sortedCopy;
   }
 
-  /**
-   * The hashed keys in a range, sorted: a group's members, say (a page of `fsm ls --state` or
-   * `fsm errors` while a runner works reads one range per group). A view of the sorted copy,
-   * good until the next change.
-   */
-  NavigableSet<byte[]> between(byte[] from, boolean fromIncluded, byte[] to,
-      boolean toIncluded) {
-    return keys().subSet(from, fromIncluded, to, toIncluded);
-  }
-
   private void clear() {
     if (sorted != null) {
       sorted.clear();
@@ -174,11 +167,6 @@ final class HeapKeys {
       since.clear();
     }
     added.clear();
-  }
-
-  /** Whether the heap's keys are hashed, not kept sorted. */
-  boolean hashed() {
-    return hashed != null;
   }
 
   /**
