@@ -205,7 +205,8 @@ class ErrorsIT {
         + " 2026-11-24T09:00 or 2026-11-24T09:00:00Z");
     FsmJar.Result badLimit = fsm.run("errors", "--limit", "0");
     assertThat(badLimit.exit()).isEqualTo(2);
-    assertThat(badLimit.err()).contains("--limit must be at least 1");
+    assertThat(badLimit.err()).contains("Invalid value for option '--limit': `0` is too few;"
+        + " give at least 1");
     FsmJar.Result unknown = fsm.run("errors", "--machine", "flakey");
     assertThat(unknown.exit()).isEqualTo(1);
     assertThat(unknown.err()).contains("no machine `flakey` in this store")

@@ -16,7 +16,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code fsm errors}: the attempt errors of all tasks since a time, grouped by message. */
@@ -60,7 +59,7 @@ public final class Errors implements Callable<Integer> {
           + " ISO-8601 time (2026-11-24T09:00, 2026-11-24T09:00:00Z); default: ${DEFAULT-VALUE}.")
   Instant since;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "20",
+  @Option(names = "--limit", paramLabel = "N", defaultValue = "20", converter = Limit.class,
       description = "Show at most N groups, the most frequent (default: ${DEFAULT-VALUE}).")
   int limit;
 
@@ -68,9 +67,6 @@ public final class Errors implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (limit < 1) {
-      throw new ParameterException(spec.commandLine(), "--limit must be at least 1");
-    }
     GlobalOptions global = GlobalOptions.of(spec);
     PrintWriter out = spec.commandLine().getOut();
     ErrorReport report;

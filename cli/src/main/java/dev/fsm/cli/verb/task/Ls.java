@@ -61,7 +61,7 @@ public final class Ls implements Callable<Integer> {
   @Option(names = "--reverse", description = "Newest (or largest) first.")
   boolean reverse;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
+  @Option(names = "--limit", paramLabel = "N", defaultValue = "50", converter = Limit.class,
       description = "Show at most N tasks (default: ${DEFAULT-VALUE}).")
   int limit;
 
@@ -72,9 +72,6 @@ public final class Ls implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (limit < 1) {
-      throw new ParameterException(spec.commandLine(), "--limit must be at least 1");
-    }
     GlobalOptions global = GlobalOptions.of(spec);
     if (quiet && global.json()) {
       throw new ParameterException(spec.commandLine(), "-q prints ids only and --output json"

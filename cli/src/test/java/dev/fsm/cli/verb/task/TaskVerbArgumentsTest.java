@@ -69,7 +69,14 @@ class TaskVerbArgumentsTest {
   @Test
   void lsChecksItsLimitAndStatus() {
     assertThat(run("ls", "--limit", "0")).isEqualTo(2);
-    assertThat(err).contains("--limit must be at least 1");
+    assertThat(err).contains("--limit").contains("`0` is too few; give at least 1");
+    assertThat(run("errors", "--limit", "-3")).isEqualTo(2);
+    assertThat(err).contains("`-3` is too few; give at least 1");
+    assertThat(run("ls", "--limit", "ten")).isEqualTo(2);
+    assertThat(err).contains("`ten` is not a whole number");
+    // Past an int it asks for everything, as head -n does: the listing goes on to the store.
+    assertThat(run("ls", "--limit", "99999999999")).isEqualTo(1);
+    assertThat(err).contains("no fsm store at /nonexistent/store");
     assertThat(run("ls", "--status", "done")).isEqualTo(2);
     assertThat(err).contains("unknown status `done`").contains("completed");
   }
