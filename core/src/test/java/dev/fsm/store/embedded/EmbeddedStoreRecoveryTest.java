@@ -11,6 +11,7 @@ import dev.fsm.FsmException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.store.embedded.Workload.Seen;
 import dev.fsm.store.embedded.index.IndexFile;
+import dev.fsm.store.embedded.index.IndexMeta;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.JournalFaults;
 import dev.fsm.store.embedded.owner.StoreInUseException;
@@ -220,12 +221,12 @@ class EmbeddedStoreRecoveryTest {
     DB db = IndexFile.open(folder.resolve(TaskIndex.FILE)).db();
     try {
       db.treeMap("meta", Serializer.STRING, Serializer.LONG).open()
-          .put("format", TaskIndex.FORMAT - 1);
+          .put("format", IndexMeta.FORMAT - 1);
     } finally {
       db.close();
     }
     assertRebuiltFrom(folder, "index.db is damaged (DataCorruption: it is in index format "
-        + (TaskIndex.FORMAT - 1) + ", not " + TaskIndex.FORMAT + ")", before);
+        + (IndexMeta.FORMAT - 1) + ", not " + IndexMeta.FORMAT + ")", before);
   }
 
   @Test

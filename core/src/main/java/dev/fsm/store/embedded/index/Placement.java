@@ -67,18 +67,18 @@ final class Placement implements AutoCloseable {
 
   /** Creates the due queue, the creation order, the group set and the group counts. */
   void build(DB db, Runnable settle) throws IOException {
-    sort(db, TaskIndex.DUE, due);
+    sort(db, IndexLayout.DUE, due);
     settle.run();
     sort(db, TaskCreations.NAME, created);
     settle.run();
-    SetSink groups = new SetSink(db, TaskIndex.GROUPS, TaskIndex.NODE);
-    BTreeMap<byte[], Long> counts = TaskIndex.countsMaker(db).create();
+    SetSink groups = new SetSink(db, IndexLayout.GROUPS, IndexLayout.NODE);
+    BTreeMap<byte[], Long> counts = IndexLayout.countsMaker(db).create();
     members.drain(counts::put, groups::put);
     groups.create();
   }
 
   private static void sort(DB db, String name, KeySorter keys) throws IOException {
-    SetSink set = new SetSink(db, name, TaskIndex.NODE);
+    SetSink set = new SetSink(db, name, IndexLayout.NODE);
     keys.drain(set::put);
     set.create();
   }

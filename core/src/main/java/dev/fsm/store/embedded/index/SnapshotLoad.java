@@ -41,8 +41,8 @@ public final class SnapshotLoad {
   private SnapshotLoad(DB db, JournalTail.Last<JournalTail.LastTask> journalTasks,
       JournalTail.Last<JournalTail.LastEntry> journalEntries, Placement placement,
       Runnable settle) {
-    this.tasksSink = TaskIndex.tasksMaker(db).createFromSink();
-    this.historySink = TaskIndex.historyMaker(db).createFromSink();
+    this.tasksSink = IndexLayout.tasksMaker(db).createFromSink();
+    this.historySink = IndexLayout.historyMaker(db).createFromSink();
     this.journalTasks = journalTasks;
     this.journalEntries = journalEntries;
     this.placement = placement;

@@ -1,5 +1,9 @@
 package dev.fsm.store.embedded.index;
 
+import static dev.fsm.store.embedded.index.IndexLayout.KEY;
+import static dev.fsm.store.embedded.index.IndexLayout.map;
+import static dev.fsm.store.embedded.index.IndexLayout.set;
+
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.ErrorEntry;
 import dev.fsm.store.ErrorQuery;
@@ -19,7 +23,6 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -30,7 +33,6 @@ import org.mapdb.BTreeMap;
 import org.mapdb.DB;
 import org.mapdb.DBException;
 import org.mapdb.Serializer;
-import org.mapdb.serializer.GroupSerializer;
 import org.mapdb.serializer.SerializerArrayTuple;
 
 /**
@@ -41,6 +43,10 @@ import org.mapdb.serializer.SerializerArrayTuple;
  * live store changes tasks only through {@link #apply}, so a rebuild ends where the live index
  * did once every lease has ended, as at every open. Not thread-safe: the store's index lock
  * guards it (see {@code StoreGate}).
+ *
+ * <p>This class holds the collections and answers the store; the file's layout is {@link
+ * IndexLayout}, its format and clean-close mark {@link IndexMeta}, applying events {@link
+ * TaskChanges}, claims' walk of the due queue {@link TaskQueues}, pages {@link TaskListing}.
  */
 public final class TaskIndex implements AutoCloseable {
 
@@ -48,33 +54,11 @@ public final class TaskIndex implements AutoCloseable {
   public static final String FILE = StoreLocation.Folder.MAPPED_FILE;
 
   /**
-   * Bumped when the index's layout changes; an index of another format is rebuilt. 7: keys
-   * stored as the bytes they add to the key before them ({@link KeySerializer}), task values
-   * without their ids (their keys) and deflated when that is shorter ({@link TaskValues}).
-   */
-  public static final long FORMAT = 7;
-
-  private static final String FORMAT_KEY = "format";
-  private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
-
-  /**
-   * Keys per B-tree node. MapDB decodes and rewrites a whole node per visit, so smaller nodes
-   * would be cheaper per visit, but measured with 200k tasks: nodes of 8 or 16 keys made changes
-   * 2-5x slower as trees deepened and emptied nodes piled up; 64 were as fast as 32 and 13%
-   * smaller.
-   */
-  static final int NODE = 64;
-
-  /**
    * Keys the due queue and the groups each keep on the heap, the most recently added: a key
    * stays there until this many were added after it, unless removed first, as most are.
    */
   static final int BUFFERED = 32_768;
 
-  static final String DUE = "due";
-  static final String GROUPS = "groups";
-  /** Every key is bytes (see {@link IndexKeys}). */
-  private static final GroupSerializer<byte[]> KEY = KeySerializer.INSTANCE;
 
   private final DB db;
   /** The volume under {@link #db}; null for an index opened only to be checked. */
@@ -88,7 +72,9 @@ public final class TaskIndex implements AutoCloseable {
   private final TaskCreations creations;
   private final TaskHistories history;
   private final MachineVersions versions;
-  private final BTreeMap<String, Long> meta;
+  private final IndexMeta meta;
+  /** Applies events to the collections above. */
+  private final TaskChanges changes;
 
   /** Encodes the tasks this index stores, remembering the contexts it deflated last. */
   private final TaskValues values = new TaskValues();
@@ -111,38 +97,28 @@ public final class TaskIndex implements AutoCloseable {
     DB db = file.db();
     this.db = db;
     this.volume = file.volume();
-    this.meta = map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create);
+    this.meta = new IndexMeta(
+        map(db.treeMap("meta", Serializer.STRING, Serializer.LONG), create));
     if (create) {
-      meta.put(FORMAT_KEY, FORMAT);
+      meta.stamp();
     } else {
       // Before any tree is opened: another format's nodes may not even decode.
-      checkFormat();
+      meta.checkFormat();
     }
-    this.tasks = map(tasksMaker(db), createTasks);
-    this.history = new TaskHistories(map(historyMaker(db), createTasks));
-    this.due = new BufferedKeySet(set(db, DUE, KEY, createTasks), BUFFERED, true);
-    this.members = new BufferedKeySet(set(db, GROUPS, KEY, createTasks), BUFFERED, false);
+    this.tasks = map(IndexLayout.tasksMaker(db), createTasks);
+    this.history = new TaskHistories(map(IndexLayout.historyMaker(db), createTasks));
+    this.due = new BufferedKeySet(set(db, IndexLayout.DUE, KEY, createTasks), BUFFERED, true);
+    this.members =
+        new BufferedKeySet(set(db, IndexLayout.GROUPS, KEY, createTasks), BUFFERED, false);
     this.queues = new TaskQueues(due);
-    this.groups = new TaskGroups(members, map(countsMaker(db), createTasks));
+    this.groups = new TaskGroups(members, map(IndexLayout.countsMaker(db), createTasks));
     this.creations = new TaskCreations(set(db, TaskCreations.NAME, KEY, createTasks));
     this.versions = new MachineVersions(map(db.treeMap("versions",
         new SerializerArrayTuple(Serializer.STRING, Serializer.INTEGER), Serializer.BYTE_ARRAY),
         create));
     this.listing = new TaskListing(tasks, groups, creations, history, this::get);
-  }
-
-  static DB.TreeMapMaker<byte[], byte[]> tasksMaker(DB db) {
-    return db.treeMap("tasks", KEY, Serializer.BYTE_ARRAY).maxNodeSize(NODE).counterEnable()
-        .valuesOutsideNodesEnable();
-  }
-
-  static DB.TreeMapMaker<byte[], byte[]> historyMaker(DB db) {
-    return db.treeMap("history", KEY, Serializer.BYTE_ARRAY).maxNodeSize(NODE)
-        .valuesOutsideNodesEnable();
-  }
-
-  static DB.TreeMapMaker<byte[], Long> countsMaker(DB db) {
-    return db.treeMap("counts", KEY, Serializer.LONG);
+    this.changes = new TaskChanges(tasks, history, queues, groups, creations, versions, values,
+        recent, this::get);
   }
 
   /** Reads a snapshot's records, in order, to {@code each}. */
@@ -207,12 +183,8 @@ public final class TaskIndex implements AutoCloseable {
    * @throws DBException when it is not
    */
   public void check(long journalSequence) {
-    checkFormat();
-    Long closedAt = meta.get(CLOSED_AT_KEY);
-    if (closedAt == null || closedAt != journalSequence) {
-      throw new DBException.DataCorruption("it was closed at journal record " + closedAt
-          + ", not " + journalSequence);
-    }
+    meta.checkFormat();
+    meta.checkClosedAt(journalSequence);
     long size = tasks.sizeLong();
     long counted = groups.total();
     if (size != counted) {
@@ -263,61 +235,7 @@ public final class TaskIndex implements AutoCloseable {
    * journals' leases ended with their process).
    */
   public void apply(Appended appended) {
-    StoreEvent event = appended.event();
-    if (event instanceof StoreEvent.Created c) {
-      for (int i = 0; i < c.tasks().size(); i++) {
-        replaceKeepingTail(c.tasks().get(i), appended.before(i), appended.after(i));
-      }
-    } else if (event instanceof StoreEvent.Changed c) {
-      String id = c.task().id();
-      RecentTasks.Entry known = recent.get(id);
-      Task stored = replace(c.task(), known, appended.before(0), appended.after(0));
-      TaskHistories.Tail tail;
-      try {
-        tail = history.put(id, c.historyIndex(), c.entry(), known == null ? null : known.tail());
-      } catch (RuntimeException | Error e) {
-        recent.forget(id);
-        throw e;
-      }
-      recent.stored(stored, tail);
-    } else if (event instanceof StoreEvent.Restored r) {
-      restore(r);
-    } else if (event instanceof StoreEvent.Imported i) {
-      i.tasks().forEach(this::restore);
-    } else if (event instanceof StoreEvent.Purged p) {
-      p.ids().forEach(this::remove);
-    } else if (event instanceof StoreEvent.Registered r) {
-      versions.put(r);
-    }
-  }
-
-  /** A task with its whole history, as a snapshot or an import holds it. */
-  private void restore(StoreEvent.Restored r) {
-    String id = r.task().id();
-    replaceKeepingTail(r.task(), false, false);
-    for (int i = 0; i < r.history().size(); i++) {
-      history.put(id, i, r.history().get(i));
-    }
-    recent.forget(id);
-  }
-
-  /**
-   * Deletes a purged task from every collection: the tasks, the due queue, its group and count,
-   * the creation order, its history and the recent tasks. Gone already (a replay), nothing.
-   */
-  private void remove(String id) {
-    Task previous = get(id);
-    recent.forget(id);
-    if (previous == null) {
-      return;
-    }
-    tasks.remove(IndexKeys.id(id));
-    if (TaskQueues.scheduled(previous)) {
-      queues.remove(previous);
-    }
-    groups.remove(previous);
-    creations.remove(previous);
-    history.remove(id);
+    changes.apply(appended);
   }
 
   /** A task's newest history entry, or null when it has none. */
@@ -360,8 +278,6 @@ public final class TaskIndex implements AutoCloseable {
     return List.copyOf(names);
   }
 
-  /** The most due tasks one claim passes over before it gives up looking further. */
-  public static final int PASSED_OVER = 200_000;
   /** How many tasks it holds. */
   public long size() {
     return tasks.sizeLong();
@@ -371,30 +287,9 @@ public final class TaskIndex implements AutoCloseable {
     return tasks.containsKey(IndexKeys.id(id));
   }
 
-  /**
-   * Up to {@code max} tasks in the due queue by {@code now} and passing {@code claimable}, oldest
-   * due first, as stored (without leases). It passes over at most {@value #PASSED_OVER} tasks
-   * (those a concurrency cap or an open breaker holds back), so one claim's work is bounded: due
-   * tasks behind more held-back ones than that wait until the ones ahead start.
-   */
+  /** See {@link TaskQueues#claimable}: as stored, without leases. */
   public List<Task> claimable(int max, Instant now, Predicate<Task> claimable) {
-    List<Task> found = new ArrayList<>();
-    if (max <= 0) {
-      return found;
-    }
-    int passedOver = 0;
-    for (String id : queues.dueBy(now)) {
-      Task t = get(id);
-      if (claimable.test(t)) {
-        found.add(t);
-        if (found.size() == max) {
-          break;
-        }
-      } else if (++passedOver == PASSED_OVER) {
-        break;
-      }
-    }
-    return found;
+    return queues.claimable(max, now, this::get, claimable);
   }
 
   /**
@@ -450,15 +345,7 @@ public final class TaskIndex implements AutoCloseable {
 
   /** Up to {@code limit} task ids starting with {@code prefix}, in order. */
   public List<String> idsStartingWith(String prefix, int limit) {
-    List<String> ids = new ArrayList<>();
-    byte[] start = IndexKeys.id(prefix);
-    for (byte[] id : tasks.tailMap(start, true).keySet()) {
-      if (ids.size() >= limit || !IndexKeys.startsWith(id, start)) {
-        break;
-      }
-      ids.add(IndexKeys.idAt(id, 0));
-    }
-    return ids;
+    return listing.idsStartingWith(prefix, limit);
   }
 
   /** Task counts per machine, state and status, in that order. */
@@ -496,46 +383,12 @@ public final class TaskIndex implements AutoCloseable {
    * index's lock.
    */
   public Iterator<Task> tasksBetween(String afterId, String throughId) {
-    return new TaskListing.Decoding(between(afterId, throughId));
+    return listing.tasksBetween(afterId, throughId);
   }
 
-  private Iterator<Map.Entry<byte[], byte[]>> between(String afterId, String throughId) {
-    byte[] through = IndexKeys.id(throughId);
-    return (afterId == null ? tasks.headMap(through, true).entrySet()
-        : tasks.subMap(IndexKeys.id(afterId), false, through, true).entrySet()).iterator();
-  }
-
-  /**
-   * As {@link #tasksBetween}, each task with its history as a snapshot record keeps them: packed
-   * as this index stores it, so that a checkpoint neither inflates nor deflates contexts. Each
-   * task and entry is still decoded whole, so that damage in the index stops the checkpoint
-   * rather than reaching the snapshot.
-   */
+  /** See {@link TaskListing#packedBetween}. */
   public Iterator<SnapshotRecord.Packed> packedBetween(String afterId, String throughId) {
-    Iterator<Map.Entry<byte[], byte[]>> entries = between(afterId, throughId);
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return entries.hasNext();
-      }
-
-      @Override
-      public SnapshotRecord.Packed next() {
-        Map.Entry<byte[], byte[]> e = entries.next();
-        // Decoded only to be checked: a value of this format holds no lease, as every writer
-        // of it leaves the lease out.
-        String id = decode(e.getKey(), e.getValue()).id();
-        return new SnapshotRecord.Packed(id, e.getValue(), history.encodedOf(id));
-      }
-    };
-  }
-
-  /** Throws when the index is of another format than this fsm's, which it then rebuilds. */
-  private void checkFormat() {
-    if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
-      throw new DBException.DataCorruption("it is in index format " + meta.get(FORMAT_KEY)
-          + ", not " + FORMAT);
-    }
+    return listing.packedBetween(afterId, throughId);
   }
 
   /**
@@ -545,7 +398,7 @@ public final class TaskIndex implements AutoCloseable {
   public void markClosedAt(long journalSequence) {
     flush();
     groups.save();
-    meta.put(CLOSED_AT_KEY, journalSequence);
+    meta.closedAt(journalSequence);
   }
 
   /**
@@ -560,7 +413,7 @@ public final class TaskIndex implements AutoCloseable {
 
   /** Forgets the clean close: from now on this index may run ahead of the journal. */
   public void markInUse() {
-    meta.remove(CLOSED_AT_KEY);
+    meta.inUse();
   }
 
   @Override
@@ -596,52 +449,6 @@ public final class TaskIndex implements AutoCloseable {
     return t.lease() == null ? t : t.withLease(null);
   }
 
-  /** As {@link #replace}, noting the task as recent with the history tail known before. */
-  private void replaceKeepingTail(Task next, boolean wasOut, boolean isOut) {
-    RecentTasks.Entry known = recent.get(next.id());
-    Task stored = replace(next, known, wasOut, isOut);
-    recent.stored(stored, known == null ? null : known.tail());
-  }
-
-  /**
-   * Stores a task's next snapshot, without its lease, and moves it in the due queue and groups;
-   * the same B-tree visit that stores it gives what it replaces, unless {@code known}, the
-   * task's recent entry (null: none), has it. {@code wasOut} and {@code isOut} say whether a
-   * lease holds it out of the due queue before and after. Gives the task as stored, for the
-   * caller to note as recent; on a failure the task is no longer among the recent ones.
-   */
-  private Task replace(Task next, RecentTasks.Entry known, boolean wasOut, boolean isOut) {
-    Task stored = withoutLease(next);
-    byte[] key = IndexKeys.id(stored.id());
-    try {
-      byte[] old = tasks.put(key, values.encodeRemembering(stored));
-      place(old == null ? null : known != null ? known.task() : decode(key, old), wasOut, stored,
-          isOut);
-    } catch (RuntimeException | Error e) {
-      recent.forget(stored.id());
-      throw e;
-    }
-    return stored;
-  }
-
-  /**
-   * Moves a task from where its previous snapshot was in the due queue (unless a lease held it
-   * out) and the groups to where the next one goes.
-   */
-  private void place(Task previous, boolean wasOut, Task next, boolean isOut) {
-    boolean wasQueued = previous != null && !wasOut && TaskQueues.scheduled(previous);
-    boolean isQueued = !isOut && TaskQueues.scheduled(next);
-    boolean sameSlot = wasQueued && isQueued && previous.due().equals(next.due());
-    if (wasQueued && !sameSlot) {
-      queues.remove(previous);
-    }
-    if (isQueued && !sameSlot) {
-      queues.add(next);
-    }
-    groups.move(previous, next);
-    creations.move(previous, next);
-  }
-
   /** How many history entries the task has: the place of its next one. */
   public int historyLength(String id) {
     RecentTasks.Entry known = recent.get(id);
@@ -653,16 +460,6 @@ public final class TaskIndex implements AutoCloseable {
     return tail.length();
   }
 
-
-  private static <K, V> BTreeMap<K, V> map(DB.TreeMapMaker<K, V> maker, boolean create) {
-    return create ? maker.create() : maker.open();
-  }
-
-  private static <E> NavigableSet<E> set(DB db, String name, GroupSerializer<E> serializer,
-      boolean create) {
-    DB.TreeSetMaker<E> maker = db.treeSet(name, serializer).maxNodeSize(NODE);
-    return create ? maker.create() : maker.open();
-  }
 
   /**
    * Every collection of the index by name, for comparing two indexes entry by entry. The group

@@ -4,6 +4,7 @@ import dev.fsm.store.ErrorEntry;
 import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.TaskPages;
 import dev.fsm.store.TaskQuery;
+import dev.fsm.store.embedded.event.SnapshotRecord;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
 import java.util.ArrayList;
@@ -38,6 +39,59 @@ final class TaskListing {
     this.creations = creations;
     this.history = history;
     this.get = get;
+  }
+
+  /** Up to {@code limit} task ids starting with {@code prefix}, in order. */
+  List<String> idsStartingWith(String prefix, int limit) {
+    List<String> ids = new ArrayList<>();
+    byte[] start = IndexKeys.id(prefix);
+    for (byte[] id : tasks.tailMap(start, true).keySet()) {
+      if (ids.size() >= limit || !IndexKeys.startsWith(id, start)) {
+        break;
+      }
+      ids.add(IndexKeys.idAt(id, 0));
+    }
+    return ids;
+  }
+
+  /**
+   * The tasks with ids after {@code afterId} (from the first when null) and up to {@code
+   * throughId}, in order, each read as the iterator reaches it; use it within one hold of the
+   * index's lock.
+   */
+  Iterator<Task> tasksBetween(String afterId, String throughId) {
+    return new Decoding(between(afterId, throughId));
+  }
+
+  private Iterator<Map.Entry<byte[], byte[]>> between(String afterId, String throughId) {
+    byte[] through = IndexKeys.id(throughId);
+    return (afterId == null ? tasks.headMap(through, true).entrySet()
+        : tasks.subMap(IndexKeys.id(afterId), false, through, true).entrySet()).iterator();
+  }
+
+  /**
+   * As {@link #tasksBetween}, each task with its history as a snapshot record keeps them: packed
+   * as this index stores it, so that a checkpoint neither inflates nor deflates contexts. Each
+   * task and entry is still decoded whole, so that damage in the index stops the checkpoint
+   * rather than reaching the snapshot.
+   */
+  Iterator<SnapshotRecord.Packed> packedBetween(String afterId, String throughId) {
+    Iterator<Map.Entry<byte[], byte[]>> entries = between(afterId, throughId);
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return entries.hasNext();
+      }
+
+      @Override
+      public SnapshotRecord.Packed next() {
+        Map.Entry<byte[], byte[]> e = entries.next();
+        // Decoded only to be checked: a value of this format holds no lease, as every writer
+        // of it leaves the lease out.
+        String id = TaskIndex.decode(e.getKey(), e.getValue()).id();
+        return new SnapshotRecord.Packed(id, e.getValue(), history.encodedOf(id));
+      }
+    };
   }
 
   /**

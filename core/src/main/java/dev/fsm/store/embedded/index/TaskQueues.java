@@ -3,11 +3,15 @@ package dev.fsm.store.embedded.index;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NavigableSet;
 import java.util.NoSuchElementException;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The index's due queue: every scheduled task that no lease holds out of it (see {@code
@@ -41,7 +45,7 @@ final class TaskQueues {
   }
 
   /** The due slots by group, built from the queue on first use with {@code get} (id to task). */
-  GroupHeads heads(java.util.function.Function<String, Task> get) {
+  GroupHeads heads(Function<String, Task> get) {
     if (heads == null) {
       heads = GroupHeads.of(due, get);
     }
@@ -90,6 +94,36 @@ final class TaskQueues {
         }
       };
     };
+  }
+
+  /** The most due tasks one claim passes over before it gives up looking further. */
+  static final int PASSED_OVER = 200_000;
+
+  /**
+   * Up to {@code max} tasks in the due queue by {@code now} and passing {@code claimable}, oldest
+   * due first, each read through {@code get}. It passes over at most {@value #PASSED_OVER} tasks
+   * (those a concurrency cap or an open breaker holds back), so one claim's work is bounded: due
+   * tasks behind more held-back ones than that wait until the ones ahead start.
+   */
+  List<Task> claimable(int max, Instant now, Function<String, Task> get,
+      Predicate<Task> claimable) {
+    List<Task> found = new ArrayList<>();
+    if (max <= 0) {
+      return found;
+    }
+    int passedOver = 0;
+    for (String id : dueBy(now)) {
+      Task t = get.apply(id);
+      if (claimable.test(t)) {
+        found.add(t);
+        if (found.size() == max) {
+          break;
+        }
+      } else if (++passedOver == PASSED_OVER) {
+        break;
+      }
+    }
+    return found;
   }
 
   /** The first due time in the queue, or null when it is empty. */

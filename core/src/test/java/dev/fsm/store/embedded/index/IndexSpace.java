@@ -62,11 +62,11 @@ public final class IndexSpace {
   }
 
   private void report(DB db, long fileSize, long tasks, PrintStream out) throws Exception {
-    walk("tasks", TaskIndex.tasksMaker(db).open());
-    walk("history", TaskIndex.historyMaker(db).open());
-    walk("counts", TaskIndex.countsMaker(db).open());
-    for (String set : new String[] {TaskIndex.DUE, TaskIndex.GROUPS, TaskCreations.NAME}) {
-      walk(set, setMap(db.treeSet(set, KeySerializer.INSTANCE).maxNodeSize(TaskIndex.NODE)
+    walk("tasks", IndexLayout.tasksMaker(db).open());
+    walk("history", IndexLayout.historyMaker(db).open());
+    walk("counts", IndexLayout.countsMaker(db).open());
+    for (String set : new String[] {IndexLayout.DUE, IndexLayout.GROUPS, TaskCreations.NAME}) {
+      walk(set, setMap(db.treeSet(set, KeySerializer.INSTANCE).maxNodeSize(IndexLayout.NODE)
           .open()));
     }
     long counted = 0;

@@ -38,7 +38,7 @@ class NodeCacheTest {
     TreeSet<String> expectedSet = new TreeSet<>();
     Random random = new Random(7);
     DB db = open(file, 16);
-    BTreeMap<byte[], byte[]> map = TaskIndex.tasksMaker(db).create();
+    BTreeMap<byte[], byte[]> map = IndexLayout.tasksMaker(db).create();
     NavigableSet<byte[]> set = db.treeSet("set", KeySerializer.INSTANCE).maxNodeSize(8).create();
     BTreeMap<byte[], Long> inline = db.treeMap("inline", KeySerializer.INSTANCE, Serializer.LONG)
         .maxNodeSize(8).create();
@@ -68,7 +68,7 @@ class NodeCacheTest {
     db.close();
 
     DB again = open(file, 16);
-    assertSame(TaskIndex.tasksMaker(again).open(),
+    assertSame(IndexLayout.tasksMaker(again).open(),
         again.treeSet("set", KeySerializer.INSTANCE).maxNodeSize(8).open(),
         again.treeMap("inline", KeySerializer.INSTANCE, Serializer.LONG).maxNodeSize(8).open(),
         expectedMap, expectedSet, expectedInline);

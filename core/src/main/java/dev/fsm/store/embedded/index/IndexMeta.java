@@ -1,0 +1,56 @@
+package dev.fsm.store.embedded.index;
+
+import org.mapdb.BTreeMap;
+import org.mapdb.DBException;
+
+/** The index file's format and the journal record a clean close left it at. */
+public final class IndexMeta {
+
+  /**
+   * Bumped when the index's layout changes; an index of another format is rebuilt. 7: keys
+   * stored as the bytes they add to the key before them ({@link KeySerializer}), task values
+   * without their ids (their keys) and deflated when that is shorter ({@link TaskValues}).
+   */
+  public static final long FORMAT = 7;
+
+  private static final String FORMAT_KEY = "format";
+  private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
+
+  private final BTreeMap<String, Long> meta;
+
+  IndexMeta(BTreeMap<String, Long> meta) {
+    this.meta = meta;
+  }
+
+  /** Notes this fsm's format in a new index. */
+  void stamp() {
+    meta.put(FORMAT_KEY, FORMAT);
+  }
+
+  /** Throws when the index is of another format than this fsm's, which it then rebuilds. */
+  void checkFormat() {
+    if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
+      throw new DBException.DataCorruption("it is in index format " + meta.get(FORMAT_KEY)
+          + ", not " + FORMAT);
+    }
+  }
+
+  /** Throws unless a clean close left the index at journal record {@code journalSequence}. */
+  void checkClosedAt(long journalSequence) {
+    Long closedAt = meta.get(CLOSED_AT_KEY);
+    if (closedAt == null || closedAt != journalSequence) {
+      throw new DBException.DataCorruption("it was closed at journal record " + closedAt
+          + ", not " + journalSequence);
+    }
+  }
+
+  /** Notes the journal record the index reflects, at a clean close. */
+  void closedAt(long journalSequence) {
+    meta.put(CLOSED_AT_KEY, journalSequence);
+  }
+
+  /** Forgets the clean close. */
+  void inUse() {
+    meta.remove(CLOSED_AT_KEY);
+  }
+}
