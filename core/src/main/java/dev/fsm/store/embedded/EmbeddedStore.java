@@ -16,7 +16,6 @@ import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskExistsException;
 import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
-import dev.fsm.store.UncleanCloseException;
 import dev.fsm.store.embedded.checkpoint.Checkpoint;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.checkpoint.CheckpointReport;
@@ -24,11 +23,11 @@ import dev.fsm.store.embedded.checkpoint.Checkpoints;
 import dev.fsm.store.embedded.index.IndexFlusher;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
-import dev.fsm.store.embedded.journal.JournalSeal;
 import dev.fsm.store.embedded.journal.JournalStats;
 import dev.fsm.store.embedded.owner.StoreInUseException;
 import dev.fsm.store.embedded.owner.RunnersFile;
 import dev.fsm.store.embedded.owner.StoreLock;
+import dev.fsm.store.embedded.recovery.CleanClose;
 import dev.fsm.store.embedded.recovery.CleanMarker;
 import dev.fsm.store.embedded.recovery.IndexOpening;
 import dev.fsm.store.embedded.recovery.OpenReport;
@@ -490,62 +489,8 @@ public final class EmbeddedStore implements Store {
   public void close() {
     checkpoints.close();
     flusher.close();
-    if (!gate.close()) {
-      return;
-    }
-    Throwable failure = null;
-    try {
-      journal.close();
-    } catch (IOException | RuntimeException e) {
-      failure = e;
-    }
-    boolean clean = failure == null && gate.sound();
-    long sequence = journal.lastSequence();
-    try {
-      try {
-        if (clean) {
-          index.markClosedAt(sequence);
-        }
-      } finally {
-        index.close();
-      }
-      if (clean) {
-        CleanMarker.fsync(folder.resolve(TaskIndex.FILE));
-        CleanMarker.write(folder, sequence, seal());
-      }
-    } catch (IOException | RuntimeException e) {
-      failure = failure == null ? e : failure;
-    } catch (InternalError e) {
-      if (!DiskFailure.isMappedFault(e)) {
-        throw e;
-      }
-      failure = failure == null ? e : failure;
-    } finally {
-      owner.close();
-    }
-    Optional<String> disk = failure == null ? Optional.empty()
-        : DiskFailure.afterTheWork(folder, failure);
-    if (disk.isPresent()) {
-      throw new UncleanCloseException("store " + folder + " did not close cleanly: " + disk.get()
-          + "; every change acknowledged is safe in the journal, and the next open rebuilds the"
-          + " index from it", failure);
-    }
-    if (failure != null) {
-      throw new UncleanCloseException("store " + folder + " did not close cleanly (" + failure
-          + "); its next open rebuilds the index from the journal, which holds every"
-          + " acknowledged change", failure);
-    }
-  }
-
-  /**
-   * The closed journal's seal, which lets the next open skip decoding every frame; none when it
-   * cannot be read, as that open then checks the journal frame by frame, as before seals.
-   */
-  private Optional<JournalSeal> seal() {
-    try {
-      return Optional.of(journal.seal());
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
+    if (gate.close()) {
+      CleanClose.finish(folder, journal, index, gate::sound, owner);
     }
   }
 
