@@ -125,6 +125,40 @@ class PurgeIT {
     assertThat(rebuilt.get(1).size()).isEqualTo(2);
   }
 
+  /**
+   * A store closed cleanly opens without reading its snapshot, so damage to it since showed only
+   * after a crash, when the rebuild needed it and the index that still had everything was gone.
+   */
+  @Test
+  void aSnapshotDamagedSinceTheCleanCloseIsFoundByCheckAndReplacedByTheNextRunner()
+      throws IOException {
+    finishedAndNot();
+    fsm.ok("purge", "--older-than", "0s");
+    Path snapshot = dir.resolve("store/snapshot");
+    assertThat(snapshot).as("a purge of most tasks takes a checkpoint").exists();
+    byte[] bytes = Files.readAllBytes(snapshot);
+    bytes[bytes.length / 2] ^= 0x40;
+    Files.write(snapshot, bytes);
+    assertThat(fsm.ok("ls").out()).as("the clean index answers").contains("r1");
+
+    FsmJar.Result check = fsm.run("store", "check");
+    assertThat(check.exit()).isEqualTo(1);
+    assertThat(check.out()).startsWith("store store: not compared, as its journal and snapshot"
+        + " could not be read to their end").contains("journal: snapshot store/snapshot has a damaged record");
+    assertThat(check.err()).endsWith("fsm: the journal or snapshot of store store cannot be read"
+        + " to its end; the message above names the file and offset. Copy the folder somewhere"
+        + " safe before anything else.\n");
+
+    FsmJar.Result run = fsm.ok("run", "--until-idle");
+    assertThat(run.err()).contains("fsm: warning: snapshot store/snapshot has a damaged record")
+        .contains("; the index was sound, so a new snapshot was written from it and nothing is"
+            + " lost\n");
+    assertThat(fsm.ok("store", "check").out()).contains("index matches the journal");
+    // The crash the damage waited for: the rebuild reads the new snapshot.
+    assertThat(fsm.ok("store", "rebuild").out()).contains("rebuilt from the snapshot");
+    assertThat(fsm.json("ls").size()).isEqualTo(1);
+  }
+
   @Test
   void badOptionsAreUsageErrorsNamingTheOption() throws IOException {
     finishedAndNot();

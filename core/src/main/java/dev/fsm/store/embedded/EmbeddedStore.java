@@ -20,10 +20,12 @@ import dev.fsm.store.embedded.checkpoint.Checkpoint;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.checkpoint.CheckpointReport;
 import dev.fsm.store.embedded.checkpoint.Checkpoints;
+import dev.fsm.store.embedded.checkpoint.SnapshotCheck;
 import dev.fsm.store.embedded.index.IndexFlusher;
 import dev.fsm.store.embedded.index.TaskIndex;
 import dev.fsm.store.embedded.journal.Journal;
 import dev.fsm.store.embedded.journal.JournalStats;
+import dev.fsm.store.embedded.journal.SnapshotFile;
 import dev.fsm.store.embedded.owner.StoreInUseException;
 import dev.fsm.store.embedded.owner.RunnersFile;
 import dev.fsm.store.embedded.owner.StoreLock;
@@ -43,6 +45,7 @@ import dev.fsm.task.Task;
 import dev.fsm.task.TaskHistory;
 import dev.fsm.task.Transition;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,6 +82,8 @@ public final class EmbeddedStore implements Store {
   private final Checkpoints checkpoints;
   private final IndexFlusher flusher;
   private final RunnersFile runners;
+  /** The background check of a snapshot the open did not read; null when none runs. */
+  private final SnapshotCheck snapshotCheck;
 
   private EmbeddedStore(Path folder, StoreLock owner, Journal journal,
       IndexOpening.Opened opened, EmbeddedStoreOptions options) throws IOException {
@@ -93,6 +98,10 @@ public final class EmbeddedStore implements Store {
         new Checkpoints(folder, gate, journal, index, options.checkpointBytes());
     this.flusher = IndexFlusher.start(folder.resolve(TaskIndex.FILE));
     this.runners = new RunnersFile(folder);
+    Path snapshot = folder.resolve(SnapshotFile.NAME);
+    this.snapshotCheck = options.snapshotCheck() != null && !openReport.rebuilt()
+        && Files.exists(snapshot)
+        ? SnapshotCheck.start(snapshot, this::checkpoint, options.snapshotCheck()) : null;
   }
 
   /** Opens the store in {@code folder}, creating it when missing, with default options. */
@@ -487,6 +496,9 @@ public final class EmbeddedStore implements Store {
    */
   @Override
   public void close() {
+    if (snapshotCheck != null) {
+      snapshotCheck.await();
+    }
     checkpoints.close();
     flusher.close();
     if (gate.close()) {
@@ -497,6 +509,11 @@ public final class EmbeddedStore implements Store {
   /** What the journal has written and forced since the store opened. */
   public JournalStats journalStats() {
     return journal.stats();
+  }
+
+  /** The background check of the snapshot, when the open started one; for tests. */
+  Optional<SnapshotCheck> snapshotCheck() {
+    return Optional.ofNullable(snapshotCheck);
   }
 
   /** The journal, for tests that break it and for checks. */

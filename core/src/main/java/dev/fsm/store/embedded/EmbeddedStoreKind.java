@@ -74,7 +74,9 @@ public final class EmbeddedStoreKind implements StoreKind {
     if (purpose == StorePurpose.READ) {
       return EmbeddedReader.open(folder(location), settings(options));
     }
-    return open(location, options, UnaryOperator.identity());
+    // A runner lives long enough to check, in the background, what its open did not read.
+    return open(location, options, purpose == StorePurpose.RUN
+        ? o -> o.checkSnapshot(options.notice()) : UnaryOperator.identity());
   }
 
   /**

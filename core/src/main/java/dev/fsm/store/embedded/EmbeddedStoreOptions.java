@@ -1,10 +1,12 @@
 package dev.fsm.store.embedded;
 
+import dev.fsm.store.embedded.checkpoint.SnapshotCheck;
 import dev.fsm.store.embedded.journal.JournalOptions;
 import dev.fsm.store.embedded.owner.StoreWaiting;
 import dev.fsm.store.embedded.recovery.RebuildProgress;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How an embedded store is opened.
@@ -19,10 +21,13 @@ import java.util.Objects;
  * @param checkpointBytes how much the journal grows before a checkpoint starts in the
  *     background (at least the last snapshot's size); 0 for checkpoints only when asked
  * @param waiting what opening does while another process holds the store
+ * @param snapshotCheck when not null, a snapshot the open did not read (the index was used as
+ *     is) is verified in the background, and one found damaged is replaced by a checkpoint from
+ *     the index, which this is told of in one line ({@link SnapshotCheck}); for a runner
  */
 public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
     JournalOptions journal, boolean forceRebuild, RebuildProgress progress,
-    long checkpointBytes, StoreWaiting waiting) {
+    long checkpointBytes, StoreWaiting waiting, Consumer<String> snapshotCheck) {
 
   /** The default journal growth between checkpoints: 64 MiB. */
   public static final long CHECKPOINT_BYTES = 64L << 20;
@@ -46,48 +51,54 @@ public record EmbeddedStoreOptions(String purpose, Duration indexOpenTimeout,
    */
   public static EmbeddedStoreOptions defaults() {
     return new EmbeddedStoreOptions("fsm", Duration.ofSeconds(5), JournalOptions.defaults(),
-        false, RebuildProgress.NONE, CHECKPOINT_BYTES, StoreWaiting.REFUSE);
+        false, RebuildProgress.NONE, CHECKPOINT_BYTES, StoreWaiting.REFUSE, null);
   }
 
   /** These options with another purpose. */
   public EmbeddedStoreOptions purpose(String purpose) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress,
-        checkpointBytes, waiting);
+        checkpointBytes, waiting, snapshotCheck);
   }
 
   /** These options with another time bound for opening the index. */
   public EmbeddedStoreOptions indexOpenTimeout(Duration timeout) {
     return new EmbeddedStoreOptions(purpose, timeout, journal, forceRebuild, progress,
-        checkpointBytes, waiting);
+        checkpointBytes, waiting, snapshotCheck);
   }
 
   /** These options with other journal options. */
   public EmbeddedStoreOptions journal(JournalOptions options) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, options, forceRebuild, progress,
-        checkpointBytes, waiting);
+        checkpointBytes, waiting, snapshotCheck);
   }
 
   /** These options, rebuilding the index at open whatever state it is in (or not). */
   public EmbeddedStoreOptions forceRebuild(boolean rebuild) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, rebuild, progress,
-        checkpointBytes, waiting);
+        checkpointBytes, waiting, snapshotCheck);
   }
 
   /** These options with a listener for rebuild progress. */
   public EmbeddedStoreOptions progress(RebuildProgress listener) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, listener,
-        checkpointBytes, waiting);
+        checkpointBytes, waiting, snapshotCheck);
   }
 
   /** These options with another journal growth between background checkpoints (0: none). */
   public EmbeddedStoreOptions checkpointBytes(long bytes) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress,
-        bytes, waiting);
+        bytes, waiting, snapshotCheck);
+  }
+
+  /** These options, checking in the background a snapshot the open did not read. */
+  public EmbeddedStoreOptions checkSnapshot(Consumer<String> notice) {
+    return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress,
+        checkpointBytes, waiting, notice);
   }
 
   /** These options with another way of waiting for a store another process holds. */
   public EmbeddedStoreOptions waiting(StoreWaiting how) {
     return new EmbeddedStoreOptions(purpose, indexOpenTimeout, journal, forceRebuild, progress,
-        checkpointBytes, how);
+        checkpointBytes, how, snapshotCheck);
   }
 }

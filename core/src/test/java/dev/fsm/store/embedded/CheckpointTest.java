@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -201,6 +202,67 @@ class CheckpointTest {
         .hasMessageContaining("restore the store folder from a backup");
     assertThatThrownBy(() -> EmbeddedStore.open(folder)).as("the failed open let the folder go")
         .isInstanceOf(FsmException.class).hasMessageContaining("snapshot " + snapshot);
+  }
+
+  @Test
+  void aRunnerReplacesASnapshotDamagedSinceTheCleanCloseSoACrashLaterLosesNothing()
+      throws Exception {
+    Path folder = dir.resolve("store");
+    try (EmbeddedStore store = EmbeddedStore.open(folder, small())) {
+      Workload.run(store);
+      store.checkpoint();
+    }
+    Path snapshot = folder.resolve(SnapshotFile.NAME);
+    flipMiddleByte(snapshot);
+    List<String> notices = new CopyOnWriteArrayList<>();
+    Seen before;
+    Path crashed = dir.resolve("crashed");
+    try (EmbeddedStore store = EmbeddedStore.open(folder, small().checkSnapshot(notices::add))) {
+      assertThat(store.openReport().rebuilt()).as("the clean index is used as is").isFalse();
+      store.snapshotCheck().orElseThrow().await();
+      assertThat(notices).singleElement().asString()
+          .startsWith("warning: snapshot " + snapshot + " has a damaged record")
+          .contains("a new snapshot was written from it and nothing is lost");
+      before = Workload.read(store);
+      Workload.copyFolder(folder, crashed);
+    }
+    // The copy is the folder a crash leaves: no clean marker, so its open rebuilds the index
+    // from the new snapshot and the journal after it.
+    assertThat(crashed.resolve(CleanMarker.FILE)).doesNotExist();
+    try (EmbeddedStore store = EmbeddedStore.open(crashed)) {
+      assertThat(store.openReport().rebuilt()).isTrue();
+      assertThat(Workload.read(store)).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void aSoundSnapshotIsCheckedQuietlyAndOnlyWhenTheOpenDidNotReadIt() throws Exception {
+    Path folder = dir.resolve("store");
+    try (EmbeddedStore store = EmbeddedStore.open(folder, small())) {
+      Workload.run(store);
+      store.checkpoint();
+    }
+    List<String> notices = new CopyOnWriteArrayList<>();
+    try (EmbeddedStore store = EmbeddedStore.open(folder, small().checkSnapshot(notices::add))) {
+      store.snapshotCheck().orElseThrow().await();
+    }
+    assertThat(notices).isEmpty();
+    try (EmbeddedStore store = EmbeddedStore.open(folder, small().forceRebuild(true)
+        .checkSnapshot(notices::add))) {
+      assertThat(store.snapshotCheck()).as("the rebuild read it").isEmpty();
+    }
+    try (EmbeddedStore store = EmbeddedStore.open(folder, small())) {
+      assertThat(store.snapshotCheck()).as("only a runner checks").isEmpty();
+    }
+  }
+
+  private static void flipMiddleByte(Path file) throws IOException {
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+      f.seek(f.length() / 2);
+      int b = f.read();
+      f.seek(f.length() / 2);
+      f.write(b ^ 0x40);
+    }
   }
 
   private static int churn(EmbeddedStore store, int writer, AtomicBoolean stop,

@@ -81,21 +81,26 @@ public final class Check implements Callable<Integer> {
       return ExitCodes.OK;
     }
     err.println(report.journalProblem().isPresent()
-        ? "fsm: the journal of store " + report.folder() + " cannot be read to its end; the"
-            + " message above names the file and offset. Copy the folder somewhere safe before"
-            + " anything else."
+        ? "fsm: the journal or snapshot of store " + report.folder() + " cannot be read to its"
+            + " end; the message above names the file and offset. Copy the folder somewhere safe"
+            + " before anything else."
         : "fsm: the index of store " + report.folder() + " does not match its journal; run"
             + " `fsm store rebuild` to build it again from the journal");
     return ExitCodes.FAILED;
   }
 
   private static void printText(StoreCheckReport r, PrintWriter out) {
+    if (r.journalProblem().isPresent()) {
+      // Nothing was compared: counts of zero would read as an empty store.
+      out.println(String.format(Locale.ROOT, "store %s: not compared, as its journal and snapshot"
+          + " could not be read to their end (%d ms)", r.folder(), r.millis()));
+      out.println("journal: " + r.journalProblem().get());
+      return;
+    }
     out.println(String.format(Locale.ROOT, "store %s: %d tasks, %d journal records, %d entries in"
         + " %d collections compared in %d ms", r.folder(), r.tasks(), r.recordsReplayed(),
         r.entriesCompared(), r.collectionsCompared(), r.millis()));
-    if (r.journalProblem().isPresent()) {
-      out.println("journal: " + r.journalProblem().get());
-    } else if (r.matches()) {
+    if (r.matches()) {
       out.println("index matches the journal");
     } else {
       out.println(String.format(Locale.ROOT, "index differs from the journal: %d difference%s",

@@ -207,10 +207,26 @@ public final class SnapshotFile {
     return h;
   }
 
-  private static FsmException bad(Path file, String problem) {
-    return new FsmException("snapshot " + file + " " + problem + ". It is the only copy of the"
-        + " records compacted out of the journal, so fsm opened nothing and changed nothing. Run"
-        + " `fsm store repair` to keep every record that can be proven and report exactly what"
-        + " is lost, or restore the store folder from a backup.");
+  private static Damaged bad(Path file, String problem) {
+    return new Damaged(file, problem);
+  }
+
+  /** A snapshot that is not sound; {@link #problem} says what is wrong and where. */
+  public static final class Damaged extends FsmException {
+
+    private final String problem;
+
+    Damaged(Path file, String problem) {
+      super("snapshot " + file + " " + problem + ". It is the only copy of the records"
+          + " compacted out of the journal, so fsm opened nothing and changed nothing. Run"
+          + " `fsm store repair` to keep every record that can be proven and report exactly what"
+          + " is lost, or restore the store folder from a backup.");
+      this.problem = "snapshot " + file + " " + problem;
+    }
+
+    /** The file and what is wrong with it, without advice. */
+    public String problem() {
+      return problem;
+    }
   }
 }
