@@ -1,8 +1,11 @@
 package dev.fsm.files;
 
 import dev.fsm.FsmException;
+import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
@@ -73,12 +76,30 @@ public final class DiskFailure {
             + " system's mount options", false));
       }
       if (t instanceof AccessDeniedException || text.contains("permission denied")) {
-        return Optional.of(new Found("permission denied on " + file, "run fsm as the user who"
-            + " owns the store folder, or give that user the folder back (chown -R USER FOLDER)",
-            false));
+        return Optional.of(new Found("permission denied on " + file, ownedByMe(file)
+            ? "it is yours but not writable: give yourself write permission back (chmod -R u+w"
+                + " on the store folder)"
+            : "run fsm as the user who owns the store folder, or give that user the folder back"
+                + " (chown -R USER FOLDER)", false));
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether the user running fsm owns {@code file}, or its folder when the file does not exist:
+   * then a denial is of permissions, not of ownership.
+   */
+  private static boolean ownedByMe(Path file) {
+    try {
+      Path at = Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? file
+          : file.toAbsolutePath().getParent();
+      return at != null && Files.exists(at, LinkOption.NOFOLLOW_LINKS)
+          && Files.getOwner(at, LinkOption.NOFOLLOW_LINKS).getName()
+              .equals(System.getProperty("user.name"));
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   /**

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What the user is told when the disk, not fsm, failed. */
 class DiskFailureTest {
@@ -33,6 +35,19 @@ class DiskFailureTest {
     AccessDeniedException eacces = new AccessDeniedException("s/journal");
     assertThat(DiskFailure.advice(STORE, eacces).orElseThrow())
         .startsWith("permission denied on s/journal; ").contains("chown -R");
+  }
+
+  @Test
+  void permissionDeniedOnAFolderOfOnesOwnSaysToGiveWritePermissionBack(@TempDir Path dir)
+      throws IOException {
+    Path journal = Files.createDirectories(dir.resolve("s/journal"));
+    assertThat(DiskFailure.advice(STORE, new AccessDeniedException(journal.toString()))
+        .orElseThrow()).startsWith("permission denied on " + journal + "; it is yours but not"
+            + " writable: give yourself write permission back (chmod -R u+w on the store folder)")
+        .doesNotContain("chown");
+    Path lock = dir.resolve("s/owner.lock");
+    assertThat(DiskFailure.advice(STORE, new AccessDeniedException(lock.toString()))
+        .orElseThrow()).as("a file not made yet: its folder's owner").contains("chmod -R u+w");
   }
 
   @Test
