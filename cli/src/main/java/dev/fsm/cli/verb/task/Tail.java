@@ -75,14 +75,19 @@ public final class Tail implements Callable<Integer>, LiveView {
     boolean first = true;
     PrintWriter err = spec.commandLine().getErr();
     LiveAccess access = new LiveAccess(global, "fsm tail", err, live.stop);
+    Instant previousPoll = since;
     do {
       boolean firstPoll = first;
+      // A task that comes into the selection came in since the poll before: its transitions
+      // from then on are new (a second's slack for the clock of the process that wrote them).
+      Instant cameIn = max(since, previousPoll.minusSeconds(1));
+      previousPoll = Instant.now();
       // Safe to repeat after a lost runner: `seen` moves on only past printed transitions.
       Optional<Boolean> polled = access.poll(control -> {
         if (firstPoll && live.machine != null) {
           KnownMachine.require(control, live.machine);
         }
-        poll(control, seen, firstPoll, since, global, style, out);
+        poll(control, seen, firstPoll, since, cameIn, global, style, out);
         return true;
       });
       if (polled.isEmpty()) {
@@ -100,8 +105,14 @@ public final class Tail implements Callable<Integer>, LiveView {
     return ExitCodes.OK;
   }
 
+  /**
+   * One look at the selected tasks: prints the transitions of each that changed, those after
+   * what was printed of it before; of a task first seen here, those from {@code since} (the
+   * tasks there at the start) or from {@code cameIn} (a task that came into the selection
+   * since the poll before: its older history was made while it was not selected).
+   */
   private void poll(Operations control, Map<String, Seen> seen, boolean first, Instant since,
-      GlobalOptions global, Style style, PrintWriter out) {
+      Instant cameIn, GlobalOptions global, Style style, PrintWriter out) {
     Optional<String> after = Optional.empty();
     ShownStatuses shown = new ShownStatuses(control::versions);
     while (true) {
@@ -114,10 +125,11 @@ public final class Tail implements Callable<Integer>, LiveView {
           seen.put(t.id(), new Seen(t, -1));
         } else if (before == null || !before.task().equals(t)) {
           List<Transition> history = control.history(t.id());
-          int from = before == null ? 0 : before.printed();
+          int from = before == null ? -1 : before.printed();
+          Instant fromTime = before == null ? cameIn : since;
           for (int i = 0; i < history.size(); i++) {
             Transition e = history.get(i);
-            if (from < 0 ? e.time().isAfter(since) || e.time().equals(since) : i >= from) {
+            if (from < 0 ? !e.time().isBefore(fromTime) : i >= from) {
               print(t, shown.of(t), e, global, style, out);
             }
           }
@@ -129,6 +141,10 @@ public final class Tail implements Callable<Integer>, LiveView {
       }
       after = Optional.of(page.get(page.size() - 1).id());
     }
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   private static void print(Task t, ShownStatus status, Transition e, GlobalOptions global,

@@ -1,0 +1,61 @@
+package dev.fsm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code fsm tail} prints what happens from when it starts, for the tasks it selects. */
+class TailIT {
+
+  @TempDir Path dir;
+
+  private FsmProcess tail;
+
+  @AfterEach
+  void stopTail() {
+    if (tail != null) {
+      tail.close();
+    }
+  }
+
+  @Test
+  void aTaskComingIntoTheSelectionShowsWhatBroughtItInNotItsOlderHistory() throws IOException {
+    Files.createDirectories(dir.resolve("machines"));
+    Files.writeString(dir.resolve("machines/job.yaml"), """
+        machine: job
+        states:
+          step1:
+            on: {go: step2}
+          step2:
+            on: {go: done}
+          done: {final: completed}
+        """);
+    StoreCommands fsm = new StoreCommands(dir, "store");
+    fsm.ok("start", "job", "--id", "j5");
+    fsm.ok("signal", "j5", "go");
+    fsm.ok("start", "job", "--id", "j6");
+    tail = FsmProcess.start(dir, "tail", "--status", "paused", "--interval", "100ms",
+        "--store", "store");
+    Await.until("tail to follow", Duration.ofSeconds(20),
+        () -> tail.err().contains("fsm tail: following 0 task(s)"));
+
+    fsm.ok("send", "j5", "pause", "--reason", "qa");
+    Await.until("tail to print the pause; out: " + tail.out(), Duration.ofSeconds(20),
+        () -> tail.out().contains("j5  job  step2 (pause)  paused"));
+    fsm.ok("send", "j5", "resume");
+    fsm.ok("send", "j6", "pause");
+    Await.until("tail to print j6's pause; out: " + tail.out(), Duration.ofSeconds(20),
+        () -> tail.out().contains("j6  job  step1 (pause)  paused"));
+
+    assertThat(tail.out()).as("the transition before tail started")
+        .doesNotContain("step1 -go-> step2");
+    assertThat(tail.out().lines().filter(l -> l.contains("  j5  ")).count())
+        .as("j5 left the selection when resumed: its pause only").isEqualTo(1);
+  }
+}
