@@ -72,18 +72,19 @@ class HostileInputIT {
 
   @Test
   void jsonWithTrailingTextHugeNumbersOrDuplicateKeysIsRefusedWithItsPosition() throws Exception {
+    // A malformed --context is a malformed option value: a usage error, exit 2 (SPEC section 5).
     doorMachine();
     StoreCommands fsm = new StoreCommands(dir, "store");
-    refused(fsm.run("start", "door", "--context", "{\"a\":1}, \"b\":2}"), 1,
+    refused(fsm.run("start", "door", "--context", "{\"a\":1}, \"b\":2}"), 2,
         "fsm: --context is not valid JSON at column 8: more text follows the JSON value; give"
             + " exactly one");
-    refused(fsm.run("start", "door", "--context", "{\"n\":1e999}"), 1,
+    refused(fsm.run("start", "door", "--context", "{\"n\":1e999}"), 2,
         "fsm: --context is not valid JSON at column 6: the number 1e999 is too large; numbers"
             + " must fit a double (about 1.8e308)");
     fsm.ok("start", "door", "--id", "d1");
-    refused(fsm.run("signal", "d1", "open", "--context", "{\"a\":1,\"a\":2}"), 1,
+    refused(fsm.run("signal", "d1", "open", "--context", "{\"a\":1,\"a\":2}"), 2,
         "fsm: --context is not valid JSON at column 11: Duplicate field 'a'");
-    refused(fsm.run("signal", "d1", "open", "--context", "{\"n\":-1e400} x"), 1,
+    refused(fsm.run("signal", "d1", "open", "--context", "{\"n\":-1e400} x"), 2,
         "fsm: --context is not valid JSON at column 6: the number -1e400 is too large; numbers"
             + " must fit a double (about 1.8e308)");
     Files.writeString(dir.resolve("tasks.jsonl"), "{\"id\": \"ok1\"}\n"

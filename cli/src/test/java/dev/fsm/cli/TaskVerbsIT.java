@@ -116,7 +116,7 @@ class TaskVerbsIT {
     assertThat(taken.err()).isEqualTo("fsm: a task `a1` exists already; choose another --id, or"
         + " leave it out to get a generated one\n");
     FsmJar.Result badContext = fsm("start", "approval", "--context", "[1]");
-    assertThat(badContext.exit()).isEqualTo(1);
+    assertThat(badContext.exit()).isEqualTo(2);
     assertThat(badContext.err()).isEqualTo("fsm: --context must be a JSON object, like"
         + " {\"key\": \"value\"}\n");
     assertThat(fsm("start", "approval", "--context", "@missing.json").err())

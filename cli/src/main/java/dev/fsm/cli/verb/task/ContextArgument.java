@@ -1,6 +1,7 @@
 package dev.fsm.cli.verb.task;
 
 import dev.fsm.FsmException;
+import dev.fsm.UsageException;
 import dev.fsm.engine.Contexts;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +32,12 @@ final class ContextArgument {
       return null;
     }
     if (!value.startsWith("@")) {
-      return Contexts.parse(value, "--context");
+      try {
+        return Contexts.parse(value, "--context");
+      } catch (FsmException e) {
+        // The command line itself is wrong (exit 2), as with any malformed option value.
+        throw new UsageException(e.getMessage());
+      }
     }
     return Contexts.parse(text(value), "--context " + value);
   }

@@ -1,5 +1,6 @@
 package dev.fsm.cli.verb.task;
 
+import dev.fsm.UsageException;
 import dev.fsm.cli.common.ExitCodes;
 import dev.fsm.cli.common.GlobalOptions;
 import dev.fsm.cli.common.MachineFiles;
@@ -12,6 +13,7 @@ import dev.fsm.operations.NewTask;
 import dev.fsm.operations.Operations;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskIdRule;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -101,6 +103,10 @@ public final class Start implements Callable<Integer> {
    */
   public static int startOne(String machine, String id, String context, Instant at,
       GlobalOptions global, PrintWriter out, PrintWriter err) {
+    if (id != null && !TaskIdRule.allows(id)) {
+      throw new UsageException("--id `" + TaskIdRule.shown(id) + "` is not allowed: "
+          + TaskIdRule.WORDS);
+    }
     MachineSource source = MachineFiles.source(machine, global.machines(), err,
         Style.forTerminal(global.colorAllowed()));
     NewTask task = new NewTask(id, ContextArgument.read(context), at);

@@ -77,6 +77,15 @@ class TaskVerbArgumentsTest {
     // Past an int it asks for everything, as head -n does: the listing goes on to the store.
     assertThat(run("ls", "--limit", "99999999999")).isEqualTo(1);
     assertThat(err).contains("no fsm store at /nonexistent/store");
+  }
+
+  @Test
+  void aMalformedIdOrContextIsAUsageError() {
+    assertThat(run("start", "order", "--id", "a/b")).isEqualTo(2);
+    assertThat(err).isEqualTo("fsm: --id `a/b` is not allowed: use 1 to 128 letters, digits and"
+        + " . _ : @ -, starting with a letter or digit\n");
+    assertThat(run("signal", "t1", "go", "--context", "{bad")).isEqualTo(2);
+    assertThat(err).startsWith("fsm: --context is not valid JSON at column 2");
     assertThat(run("ls", "--status", "done")).isEqualTo(2);
     assertThat(err).contains("unknown status `done`").contains("completed");
   }
