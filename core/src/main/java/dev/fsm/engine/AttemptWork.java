@@ -46,7 +46,7 @@ final class AttemptWork {
 
   /** Moves a task whose attempt was recorded while an upgrade waited for it. */
   void finishUpgrade(String id, String by) {
-    upgrades.finish(id, clock.instant(), by);
+    upgrades.finish(id, clock, by);
   }
 
   /**

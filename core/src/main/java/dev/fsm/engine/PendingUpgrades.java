@@ -9,6 +9,7 @@ import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.Transition;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -79,7 +80,7 @@ public final class PendingUpgrades {
    *
    * @return the task after the move, or empty when there was nothing to do
    */
-  public Optional<Task> finish(String id, Instant now, String by) {
+  public Optional<Task> finish(String id, Clock clock, String by) {
     try {
       Task current = store.get(id).orElse(null);
       if (current == null || !mayOwe(current)) {
@@ -87,6 +88,9 @@ public final class PendingUpgrades {
       }
       List<Transition> history = store.history(id);
       return Optional.of(store.update(id, t -> {
+        // Read under the store's lock, after the outcome this move follows: a time read
+        // before the reads above came before that outcome's in the history.
+        Instant now = clock.instant();
         if (t.status().isTerminal() || t.leaseAt(now).isPresent()
             || !t.version().equals(current.version())) {
           throw new NothingOwed();

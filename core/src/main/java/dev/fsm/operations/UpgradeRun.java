@@ -180,7 +180,7 @@ final class UpgradeRun {
       case MOVE_AFTER_ATTEMPT -> {
         listener.upgradePending(after);
         // The attempt may have been recorded between the update and the runner hearing of it.
-        new PendingUpgrades(store, machines).finish(id, clock.instant(), operator);
+        new PendingUpgrades(store, machines).finish(id, clock, operator);
       }
       default -> { }
     }

@@ -136,11 +136,11 @@ class UpgradeRunTest {
     store.update("b", t -> new Change(new Task(t.id(), t.machine(), t.version(), "ship",
         TaskStatus.RUNNABLE, t.context(), 0, t.errors(), t.created(), NOW, NOW, NOW, null),
         new Transition(NOW, "pay", "ok", "ship", 5, 1, "r1/w1", "")));
-    assertThat(new PendingUpgrades(store, machines).finish("b", NOW, "r1")).isPresent();
+    assertThat(new PendingUpgrades(store, machines).finish("b", Clock.fixed(NOW, ZoneOffset.UTC), "r1")).isPresent();
     Task b = store.get("b").orElseThrow();
     assertThat(b.version()).isEqualTo(v2);
     assertThat(b.status()).as("ship is not in v2").isEqualTo(TaskStatus.FAULT);
-    assertThat(new PendingUpgrades(store, machines).finish("b", NOW, "r1")).isEmpty();
+    assertThat(new PendingUpgrades(store, machines).finish("b", Clock.fixed(NOW, ZoneOffset.UTC), "r1")).isEmpty();
     assertThat(operations.versionCounts("order")).containsExactlyInAnyOrder(
         new VersionCount("order", v2, "pay", TaskStatus.RUNNABLE, 1),
         new VersionCount("order", v2, "ship", TaskStatus.FAULT, 2));
