@@ -190,12 +190,7 @@ class CheckpointTest {
     }
     Files.delete(folder.resolve(CleanMarker.FILE));
     Path snapshot = folder.resolve(SnapshotFile.NAME);
-    try (RandomAccessFile f = new RandomAccessFile(snapshot.toFile(), "rw")) {
-      f.seek(f.length() / 2);
-      int b = f.read();
-      f.seek(f.length() / 2);
-      f.write(b ^ 0x40);
-    }
+    flipMiddleByte(snapshot);
     assertThatThrownBy(() -> EmbeddedStore.open(folder))
         .isInstanceOf(FsmException.class)
         .hasMessageContaining("snapshot " + snapshot)

@@ -1,6 +1,7 @@
 package dev.fsm.store.embedded.checkpoint;
 
 import dev.fsm.store.embedded.journal.SnapshotFile;
+import dev.fsm.store.embedded.journal.Threads;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -41,17 +42,7 @@ public final class SnapshotCheck {
    * a damaged snapshot. It reads the file once, about a second for a million tasks.
    */
   public void await() {
-    boolean interrupted = false;
-    while (thread.isAlive()) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.joinUninterruptibly(thread);
   }
 
   private void run(Path snapshot, CheckpointTaker checkpoint, Consumer<String> notice) {
