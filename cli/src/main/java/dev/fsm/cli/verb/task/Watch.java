@@ -156,7 +156,14 @@ public final class Watch implements Callable<Integer>, LiveView {
           TaskText.dueOrUpdated(t));
     }
     lines.addAll(table.lines(global.columns()));
-    if (tasks.size() > rows) {
+    long selected = byStatus(polled).values().stream().mapToLong(Long::longValue).sum();
+    if (tasks.size() >= READ && selected > tasks.size()) {
+      // Only READ tasks are read, by id: finding the latest changes among all of them would
+      // read every task under the store's lock at each refresh.
+      lines.add("... and " + TaskText.tasks(selected - Math.min(rows, tasks.size())) + " more;"
+          + " the rows above are the latest changes among the first " + TaskText.tasks(READ)
+          + " by id: narrow with --machine, --state or --status");
+    } else if (tasks.size() > rows) {
       lines.add("... and " + TaskText.tasks(tasks.size() - rows) + " more; narrow with"
           + " --machine, --state or --status");
     }

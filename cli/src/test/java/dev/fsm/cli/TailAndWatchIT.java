@@ -10,8 +10,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code fsm tail} prints what happens from when it starts, for the tasks it selects. */
-class TailIT {
+/**
+ * {@code fsm tail} prints what happens from when it starts, for the tasks it selects; {@code fsm
+ * watch} says what its rows are when it cannot read them all.
+ */
+class TailAndWatchIT {
 
   @TempDir Path dir;
 
@@ -57,5 +60,28 @@ class TailIT {
         .doesNotContain("step1 -go-> step2");
     assertThat(tail.out().lines().filter(l -> l.contains("  j5  ")).count())
         .as("j5 left the selection when resumed: its pause only").isEqualTo(1);
+  }
+
+  @Test
+  void watchOverMoreTasksThanItReadsSaysWhatItsRowsAreAndCountsThemAll() throws IOException {
+    Files.createDirectories(dir.resolve("machines"));
+    Files.writeString(dir.resolve("machines/job.yaml"), """
+        machine: job
+        states:
+          step1:
+            on: {go: done}
+          done: {final: completed}
+        """);
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 1_200; i++) {
+      lines.append("{}\n");
+    }
+    Files.writeString(dir.resolve("many.jsonl"), lines);
+    StoreCommands fsm = new StoreCommands(dir, "store");
+    fsm.ok("start", "job", "--from", "many.jsonl");
+
+    FsmJar.Result watch = fsm.ok("watch", "-n", "1");
+    assertThat(watch.out()).contains("... and 1180 tasks more; the rows above are the latest"
+        + " changes among the first 1000 tasks by id: narrow with --machine, --state or --status");
   }
 }
