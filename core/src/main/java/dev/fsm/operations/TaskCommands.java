@@ -3,6 +3,7 @@ package dev.fsm.operations;
 import dev.fsm.FsmException;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;
+import dev.fsm.engine.ShownStatuses;
 import dev.fsm.store.Store;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Change;
@@ -37,8 +38,13 @@ final class TaskCommands {
   Task send(String id, Command command, SendOptions options) {
     Commands.Request request = request(options);
     String to = options.to();
-    Task after = command.takesTo() ? moveState(id, command, request, to)
-        : store.update(id, t -> change(t, command, request, to, List.of()));
+    Task after;
+    try {
+      after = command.takesTo() ? moveState(id, command, request, to)
+          : store.update(id, t -> change(t, command, request, to, List.of()));
+    } catch (Commands.Refused refused) {
+      throw shown(refused);
+    }
     listener.commandApplied(after, command);
     if (command.wakesRunner()) {
       listener.workArrived();
@@ -65,7 +71,11 @@ final class TaskCommands {
         try {
           if (dryRun) {
             List<Transition> history = command.takesTo() ? store.history(task.id()) : List.of();
-            change(task, command, request, to, history);
+            try {
+              change(task, command, request, to, history);
+            } catch (Commands.Refused no) {
+              throw shown(no);
+            }
           } else {
             send(task.id(), command, options);
           }
@@ -112,6 +122,15 @@ final class TaskCommands {
     StaleHistory() {
       super(null, null, false, false);
     }
+  }
+
+  /**
+   * A refusal naming the status the task is shown with (waiting, for a runnable task that waits
+   * for a signal). Made outside the store's update: the machine's versions it reads would nest a
+   * store call inside it.
+   */
+  private Commands.Refused shown(Commands.Refused refused) {
+    return refused.shownAs(new ShownStatuses(machines::versions).of(refused.task()).word());
   }
 
   private Commands.Request request(SendOptions o) {

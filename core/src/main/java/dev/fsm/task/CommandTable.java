@@ -47,16 +47,26 @@ public final class CommandTable {
 
   /** {@link #refusal(TaskStatus, Command)}, naming the command by the word the user typed. */
   public static String refusal(TaskStatus from, String typed) {
+    return refusal(from, typed, from.word());
+  }
+
+  /**
+   * {@link #refusal(TaskStatus, String)} for a task shown as {@code shown}: a runnable task
+   * waiting for a signal is shown as waiting everywhere, and is runnable for this table.
+   */
+  public static String refusal(TaskStatus from, String typed, String shown) {
+    String status = shown.equals(from.word()) ? from.word()
+        : shown + " (" + from.word() + ", for commands)";
     List<String> words = new ArrayList<>();
     for (Command c : allowed(from)) {
       words.add(c.word());
     }
     if (words.isEmpty()) {
-      return "`" + typed + "` is not allowed: the task is " + from.word()
+      return "`" + typed + "` is not allowed: the task is " + status
           + ", which is final; no command changes it";
     }
     String ended = from.isTerminal() ? ", which is final" : "";
-    return "`" + typed + "` is not allowed while the task is " + from.word() + ended
+    return "`" + typed + "` is not allowed while the task is " + status + ended
         + "; allowed now: " + String.join(", ", words);
   }
 }

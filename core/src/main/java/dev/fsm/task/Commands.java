@@ -74,8 +74,45 @@ public final class Commands {
 
   /** {@link #allowed(Task, Command)}, naming the command by the word the user typed. */
   public static TaskStatus allowed(Task task, Command command, String typed) {
-    return command.next(task.status()).orElseThrow(() -> new FsmException("task `" + task.id()
-        + "`: " + CommandTable.refusal(task.status(), typed)));
+    return allowed(task, command, typed, task.status().word());
+  }
+
+  /**
+   * {@link #allowed(Task, Command, String)} for a task shown as {@code shown} (a runnable task
+   * waiting for a signal is shown as waiting), which a refusal names.
+   */
+  public static TaskStatus allowed(Task task, Command command, String typed, String shown) {
+    return command.next(task.status())
+        .orElseThrow(() -> new Refused(task, command, typed, shown));
+  }
+
+  /**
+   * The command table refused a command to a task. It names the task's stored status, unless
+   * {@link #shownAs} said how the task shows, which only a caller outside the store's update
+   * knows (it needs the machine).
+   */
+  public static final class Refused extends FsmException {
+
+    private final Task task;
+    private final Command command;
+    private final String typed;
+
+    Refused(Task task, Command command, String typed, String shown) {
+      super("task `" + task.id() + "`: " + CommandTable.refusal(task.status(), typed, shown));
+      this.task = task;
+      this.command = command;
+      this.typed = typed;
+    }
+
+    /** The task as it was refused. */
+    public Task task() {
+      return task;
+    }
+
+    /** The same refusal, naming the status the task is shown with. */
+    public Refused shownAs(String shown) {
+      return new Refused(task, command, typed, shown);
+    }
   }
 
   /**

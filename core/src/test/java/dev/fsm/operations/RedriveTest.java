@@ -87,6 +87,27 @@ class RedriveTest {
   }
 
   @Test
+  void aRefusalNamesTheStatusATaskIsShownWith() throws IOException {
+    String gate = """
+        machine: gate
+        states:
+          closed:
+            on: {open: opened}
+          opened: {final: completed}
+        """;
+    Path file = Files.writeString(dir.resolve("gate.yaml"), gate);
+    operations.start(new MachineSource("gate", file, gate), List.of(new NewTask("g1", null, null)));
+
+    assertThatThrownBy(() -> operations.send("g1", Command.REDRIVE, null, null))
+        .isInstanceOf(FsmException.class)
+        .hasMessage("task `g1`: `redrive` is not allowed while the task is waiting (runnable, for"
+            + " commands); allowed now: run, pause, sleep, kill, error, complete, checkpoint,"
+            + " release");
+    assertThatThrownBy(() -> operations.send("t1", Command.REDRIVE, null, null))
+        .hasMessageContaining("while the task is runnable; allowed now");
+  }
+
+  @Test
   void aTaskThatFailedByItsPolicyIsRunnableAgainWhereItStoppedAndTheRunnerIsWoken() {
     record("t1", "error", "pay", TaskStatus.FAILED);
 

@@ -102,6 +102,10 @@ class CommandTableTest {
     assertThat(CommandTable.refusal(TaskStatus.RUNNABLE, Command.REDRIVE)).isEqualTo(
         "`redrive` is not allowed while the task is runnable; allowed now: run, pause, sleep,"
             + " kill, error, complete, checkpoint, release");
+    // A runnable task waiting for a signal is shown as waiting everywhere (SPEC section 3).
+    assertThat(CommandTable.refusal(TaskStatus.RUNNABLE, "redrive", "waiting")).isEqualTo(
+        "`redrive` is not allowed while the task is waiting (runnable, for commands); allowed"
+            + " now: run, pause, sleep, kill, error, complete, checkpoint, release");
   }
 
   @Test
