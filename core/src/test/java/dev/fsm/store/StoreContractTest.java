@@ -476,12 +476,12 @@ public abstract class StoreContractTest {
 
     assertThatThrownBy(() -> store.update("t1",
         t -> Commands.apply(t, Command.RUN, by("ann"), T0.plusSeconds(1))))
-        .isExactlyInstanceOf(FsmException.class)
+        .isExactlyInstanceOf(Commands.Refused.class)
         .hasMessage("task `t1`: `run` is not allowed while the task is killed, which is final;"
             + " allowed now: redrive");
     assertThatThrownBy(() -> store.update("t2",
         t -> Commands.apply(t, Command.COMPLETE, by("ann"), T0.plusSeconds(1))))
-        .isExactlyInstanceOf(FsmException.class)
+        .isExactlyInstanceOf(Commands.Refused.class)
         .hasMessage("task `t2`: `complete` is not allowed while the task is paused; allowed now:"
             + " run, pause, sleep, kill, checkpoint, release");
     assertThatThrownBy(() -> store.update("t2", t -> {
