@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.fsm.FsmException;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
