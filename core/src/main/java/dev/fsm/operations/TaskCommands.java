@@ -71,15 +71,13 @@ final class TaskCommands {
         try {
           if (dryRun) {
             List<Transition> history = command.takesTo() ? store.history(task.id()) : List.of();
-            try {
-              change(task, command, request, to, history);
-            } catch (Commands.Refused no) {
-              throw shown(no);
-            }
+            change(task, command, request, to, history);
           } else {
             send(task.id(), command, options);
           }
           changed.add(task.id());
+        } catch (Commands.Refused no) {
+          refused.add(new BulkSendReport.Refusal(task.id(), shown(no).getMessage()));
         } catch (FsmException e) {
           refused.add(new BulkSendReport.Refusal(task.id(), e.getMessage()));
         }

@@ -74,16 +74,8 @@ public final class Commands {
 
   /** {@link #allowed(Task, Command)}, naming the command by the word the user typed. */
   public static TaskStatus allowed(Task task, Command command, String typed) {
-    return allowed(task, command, typed, task.status().word());
-  }
-
-  /**
-   * {@link #allowed(Task, Command, String)} for a task shown as {@code shown} (a runnable task
-   * waiting for a signal is shown as waiting), which a refusal names.
-   */
-  public static TaskStatus allowed(Task task, Command command, String typed, String shown) {
     return command.next(task.status())
-        .orElseThrow(() -> new Refused(task, command, typed, shown));
+        .orElseThrow(() -> new Refused(task, command, typed, task.status().word()));
   }
 
   /**

@@ -15,22 +15,19 @@ import java.util.function.Consumer;
  */
 public final class SnapshotCheck {
 
-  /** Takes a checkpoint now; see {@code EmbeddedStore#checkpoint}. */
-  @FunctionalInterface
-  public interface CheckpointTaker {
-    void take();
-  }
-
   private final Thread thread;
 
-  private SnapshotCheck(Path snapshot, CheckpointTaker checkpoint, Consumer<String> notice) {
+  private SnapshotCheck(Path snapshot, Runnable checkpoint, Consumer<String> notice) {
     this.thread = new Thread(() -> run(snapshot, checkpoint, notice), "fsm-snapshot-check");
     thread.setDaemon(true);
     thread.setPriority(Thread.MIN_PRIORITY);
   }
 
-  /** Starts the check of {@code snapshot}; {@code notice} hears of damage, in one line. */
-  public static SnapshotCheck start(Path snapshot, CheckpointTaker checkpoint,
+  /**
+   * Starts the check of {@code snapshot}; {@code checkpoint} takes one now, and {@code notice}
+   * hears of damage, in one line.
+   */
+  public static SnapshotCheck start(Path snapshot, Runnable checkpoint,
       Consumer<String> notice) {
     SnapshotCheck check = new SnapshotCheck(snapshot, checkpoint, notice);
     check.thread.start();
@@ -45,7 +42,7 @@ public final class SnapshotCheck {
     Threads.joinUninterruptibly(thread);
   }
 
-  private void run(Path snapshot, CheckpointTaker checkpoint, Consumer<String> notice) {
+  private void run(Path snapshot, Runnable checkpoint, Consumer<String> notice) {
     String problem;
     try {
       SnapshotFile.read(snapshot, record -> { });
@@ -58,7 +55,7 @@ public final class SnapshotCheck {
       return;
     }
     try {
-      checkpoint.take();
+      checkpoint.run();
       notice.accept("warning: " + problem + "; the index was sound, so a new snapshot was"
           + " written from it and nothing is lost");
     } catch (RuntimeException e) {
