@@ -2,6 +2,7 @@ package dev.fsm.cli.verb.run;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.fsm.cli.common.IsoTime;
 import dev.fsm.engine.Breaker;
 import dev.fsm.engine.RunListener;
 import dev.fsm.engine.ShownStatuses;
@@ -18,8 +19,6 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -187,7 +186,6 @@ final class RunEvents implements RunListener {
   }
 
   private static String time(Instant t) {
-    return t == null ? null
-        : DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.MILLIS));
+    return IsoTime.of(t);
   }
 }

@@ -1,5 +1,6 @@
 package dev.fsm.cli.verb.run;
 
+import dev.fsm.cli.common.IsoTime;
 import dev.fsm.engine.Breaker;
 import dev.fsm.engine.RunListener;
 import dev.fsm.model.Durations;
@@ -17,7 +18,7 @@ record RunLog(PrintWriter out, PrintWriter err, boolean verbose) implements RunL
       return;
     }
     Transition t = change.entry();
-    String line = t.time().truncatedTo(ChronoUnit.MILLIS) + " " + change.next().id() + " "
+    String line = IsoTime.of(t.time()) + " " + change.next().id() + " "
         + change.next().machine() + ": " + t.from() + " --" + t.event() + "--> " + t.to()
         + " [" + change.next().status().word() + "] " + t.durationMillis() + "ms"
         + (t.reason().isEmpty() ? "" : " (" + t.reason() + ")");

@@ -1,11 +1,12 @@
 package dev.fsm.cli.verb.task;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.fsm.cli.common.IsoTime;
 import dev.fsm.engine.ErrorGroup;
 import dev.fsm.engine.ErrorReport;
 import dev.fsm.engine.StateStats;
-import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.BulkSendReport;
+import dev.fsm.operations.MachineBreaker;
 import dev.fsm.operations.PurgeReport;
 import dev.fsm.operations.RunnerReport;
 import dev.fsm.store.MachineVersion;
@@ -20,8 +21,6 @@ import dev.fsm.task.Transition;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -91,7 +90,7 @@ final class TaskJson {
       Map<ShownStatus, Long> counts, List<Task> tasks, Function<Task, ShownStatus> shown)
       throws IOException {
     g.writeStartObject();
-    g.writeStringField("time", now.toString());
+    g.writeStringField("time", time(now));
     g.writeArrayFieldStart("runners");
     for (RunnerRecord r : runners.live()) {
       RunnerText.json(g, runners, r);
@@ -340,7 +339,6 @@ final class TaskJson {
 
   /** A time as ISO-8601 UTC to the millisecond, or null. */
   static String time(Instant t) {
-    return t == null ? null
-        : DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.MILLIS));
+    return IsoTime.of(t);
   }
 }
