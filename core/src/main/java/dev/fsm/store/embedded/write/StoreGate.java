@@ -124,6 +124,9 @@ public final class StoreGate {
       throw new IllegalStateException("store " + folder + " is closed");
     }
     throwIfBroken();
+    // A body may call the store again (an update whose function reads a history): the inner
+    // call must leave the index's lock to the outer one, which reads the index after it.
+    boolean outer = !indexHeld;
     try {
       return body.get();
     } catch (DBException e) {
@@ -134,7 +137,7 @@ public final class StoreGate {
       }
       throw e;
     } finally {
-      if (indexHeld) {
+      if (outer && indexHeld) {
         releaseIndex();
       }
     }
@@ -169,6 +172,11 @@ public final class StoreGate {
       throwIfBroken();
     }
     return index;
+  }
+
+  /** Whether the calling thread holds the index's lock now. */
+  boolean holdsIndex() {
+    return indexLock.isHeldByCurrentThread();
   }
 
   /**
