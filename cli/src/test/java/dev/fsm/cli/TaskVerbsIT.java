@@ -108,7 +108,7 @@ class TaskVerbsIT {
     assertThat(task.get("status").asText()).as("its action may not run yet")
         .isEqualTo("sleeping");
     assertThat(r.err()).endsWith(" in state pay, sleeping\n");
-    assertThat(shown.get(2).get("due").asText()).isEqualTo("2030-01-31T09:00:00Z");
+    assertThat(shown.get(2).get("due").asText()).isEqualTo("2030-01-31T09:00:00.000Z");
 
     FsmJar.Result taken = fsm("start", "approval", "--id", "a1");
     assertThat(taken.exit()).isEqualTo(1);

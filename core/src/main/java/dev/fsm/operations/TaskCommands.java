@@ -19,6 +19,9 @@ import java.util.Optional;
 /** An operator's commands to tasks, one or every task a selection matches. */
 final class TaskCommands {
 
+  /** Tasks a bulk send reads at a time: without their contexts, so many fit. */
+  private static final int PAGE = 256;
+
   private final Store store;
   private final MachineLibrary machines;
   private final Clock clock;
@@ -61,31 +64,41 @@ final class TaskCommands {
     Commands.Request request = request(options);
     String to = options.to();
     Optional<String> after = Optional.empty();
-    while (true) {
-      // Without contexts: a command never reads one, and send reads each task again.
-      List<Task> page = TaskLists.list(store, new TaskQuery(Optional.of(selector.machine()),
-          selector.state(), selector.statuses(), after, TaskLists.PAGE, TaskQuery.Order.ASCENDING,
-          TaskQuery.Sort.ID), false);
-      for (Task task : page) {
-        matched++;
-        try {
-          if (dryRun) {
-            List<Transition> history = command.takesTo() ? store.history(task.id()) : List.of();
-            change(task, command, request, to, history);
-          } else {
-            send(task.id(), command, options);
+    try (Fanout fanout = new Fanout("fsm-send")) {
+      while (true) {
+        // Without contexts: a command never reads one, and send reads each task again.
+        List<Task> page = TaskLists.list(store, new TaskQuery(Optional.of(selector.machine()),
+            selector.state(), selector.statuses(), after, PAGE, TaskQuery.Order.ASCENDING,
+            TaskQuery.Sort.ID), false);
+        List<Optional<BulkSendReport.Refusal>> outcomes = fanout.each(page, task -> {
+          try {
+            if (dryRun) {
+              List<Transition> history =
+                  command.takesTo() ? store.history(task.id()) : List.of();
+              change(task, command, request, to, history);
+            } else {
+              send(task.id(), command, options);
+            }
+            return Optional.empty();
+          } catch (Commands.Refused no) {
+            return Optional.of(new BulkSendReport.Refusal(task.id(), shown(no).getMessage()));
+          } catch (FsmException e) {
+            return Optional.of(new BulkSendReport.Refusal(task.id(), e.getMessage()));
           }
-          changed.add(task.id());
-        } catch (Commands.Refused no) {
-          refused.add(new BulkSendReport.Refusal(task.id(), shown(no).getMessage()));
-        } catch (FsmException e) {
-          refused.add(new BulkSendReport.Refusal(task.id(), e.getMessage()));
+        });
+        matched += page.size();
+        for (int i = 0; i < page.size(); i++) {
+          if (outcomes.get(i).isPresent()) {
+            refused.add(outcomes.get(i).get());
+          } else {
+            changed.add(page.get(i).id());
+          }
         }
+        if (page.size() < PAGE) {
+          break;
+        }
+        after = Optional.of(page.get(page.size() - 1).id());
       }
-      if (page.size() < TaskLists.PAGE) {
-        break;
-      }
-      after = Optional.of(page.get(page.size() - 1).id());
     }
     return new BulkSendReport(matched, changed, refused, dryRun);
   }

@@ -1,6 +1,5 @@
 package dev.fsm.operations;
 
-import dev.fsm.FsmException;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;
 import dev.fsm.engine.PendingUpgrades;
@@ -25,10 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * {@code fsm upgrade} over a store this process opened: registers the file, then applies its
@@ -38,9 +33,8 @@ import java.util.concurrent.Future;
  */
 final class UpgradeRun {
 
-  /** Tasks read at a time: contexts go to 1 MiB each, and a runner's heap is 128 MiB. */
-  private static final int PAGE = 32;
-  private static final int WRITERS = 16;
+  /** Tasks taken at a time: read without their contexts, as each update reads its task again. */
+  private static final int PAGE = 256;
   private static final EnumSet<ShownStatus> UNFINISHED = EnumSet.of(ShownStatus.RUNNABLE,
       ShownStatus.WAITING, ShownStatus.SLEEPING, ShownStatus.PAUSED, ShownStatus.FAULT);
 
@@ -80,17 +74,12 @@ final class UpgradeRun {
     Map<Integer, Tally> tallies = new TreeMap<>();
     Optional<String> after = Optional.empty();
     boolean moved = false;
-    ExecutorService writers = Executors.newFixedThreadPool(WRITERS, r -> {
-      Thread t = new Thread(r, "fsm-upgrade");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
+    try (Fanout fanout = new Fanout("fsm-upgrade")) {
       while (true) {
-        List<Task> page = store.list(new TaskQuery(Optional.of(name), Optional.empty(),
-            UNFINISHED, after, PAGE, TaskQuery.Order.ASCENDING, TaskQuery.Sort.ID));
-        List<Future<Optional<UpgradeDecision>>> done = new ArrayList<>();
-        List<Tally> of = new ArrayList<>();
+        List<Task> page = TaskLists.list(store, new TaskQuery(Optional.of(name),
+            Optional.empty(), UNFINISHED, after, PAGE, TaskQuery.Order.ASCENDING,
+            TaskQuery.Sort.ID), false);
+        List<Task> older = new ArrayList<>();
         for (Task task : page) {
           MachineVersion from = byId.get(task.version());
           if (from == null || from.number() >= to.number() || task.status().isTerminal()) {
@@ -100,14 +89,14 @@ final class UpgradeRun {
           if (dryRun) {
             tally.add(Upgrades.decide(task, target, strategy, task.leaseAt(now).isPresent()));
           } else {
-            // Many updates in flight at once share the journal's group commits.
-            done.add(writers.submit(() -> apply(task.id(), from, to, target, strategy)));
-            of.add(tally);
+            older.add(task);
           }
         }
-        for (int i = 0; i < done.size(); i++) {
-          Optional<UpgradeDecision> d = result(done.get(i));
-          d.ifPresent(of.get(i)::add);
+        List<Optional<UpgradeDecision>> decided = fanout.each(older,
+            task -> apply(task.id(), byId.get(task.version()), to, target, strategy));
+        for (int i = 0; i < older.size(); i++) {
+          Optional<UpgradeDecision> d = decided.get(i);
+          d.ifPresent(tallies.get(byId.get(older.get(i).version()).number())::add);
           moved |= d.map(x -> x.kind() == Kind.MOVE).orElse(false);
         }
         if (page.size() < PAGE) {
@@ -115,8 +104,6 @@ final class UpgradeRun {
         }
         after = Optional.of(page.get(page.size() - 1).id());
       }
-    } finally {
-      writers.shutdownNow();
     }
     if (moved) {
       listener.workArrived();
@@ -125,20 +112,6 @@ final class UpgradeRun {
         .filter(t -> t.total() > 0).map(Tally::report).toList();
     return new UpgradeReport(name, to.number(), to.version(), registered, strategy.word(),
         older, dryRun);
-  }
-
-  private static Optional<UpgradeDecision> result(Future<Optional<UpgradeDecision>> f) {
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new FsmException("interrupted while upgrading; run `fsm upgrade` again to finish");
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException(e.getCause());
-    }
   }
 
   /** Applies the strategy to one task as it is now; empty when it no longer needs it. */
