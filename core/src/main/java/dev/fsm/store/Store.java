@@ -128,6 +128,16 @@ public interface Store extends AutoCloseable {
    */
   List<Task> list(TaskQuery query);
 
+  /**
+   * Up to {@code filter.limit()} tasks the filter's machine, state and statuses select, the one
+   * created or changed most recently first, among the changes the store keeps in order: an
+   * embedded store the newest it applied since it was opened, PostgreSQL its newest history
+   * entries and creations (see each store for how many). Cheap however many tasks there are;
+   * the filter's order, sort and cursor are not used. For a view of what is happening now
+   * ({@code fsm watch}).
+   */
+  List<Task> recentlyChanged(TaskQuery filter);
+
 /**
    * The ids of the tasks {@link #list} would return for {@code query}, in its order: for a
    * caller that needs no more of each task, so a store may skip reading them.

@@ -709,6 +709,34 @@ public abstract class StoreContractTest {
   }
 
   @Test
+  void recentlyChangedTasksComeNewestChangeFirst() {
+    store.create(List.of(created("a", T0), created("b", T0.plusSeconds(1)),
+        created("c", T0.plusSeconds(2))));
+    store.update("a", t -> new Change(
+        new Task(t.id(), t.machine(), t.version(), "pack", TaskStatus.RUNNABLE, t.context(),
+            t.attempt(), t.errors(), t.created(), T0.plusSeconds(60), null, T0, null),
+        new Transition(T0.plusSeconds(60), "ship", "ok", "pack", 0, 0, "op", "")));
+    store.update("c", t -> new Change(
+        new Task(t.id(), t.machine(), t.version(), t.state(), TaskStatus.RUNNABLE, t.context(),
+            t.attempt(), t.errors(), t.created(), t.stateEntered(), null, T0, null),
+        new Transition(T0.plusSeconds(61), "ship", "resume", "ship", 0, 0, "op", "")));
+
+    assertThat(recent(Optional.empty(), Set.of(), 10)).containsExactly("c", "a", "b");
+    assertThat(recent(Optional.empty(), Set.of(), 2)).containsExactly("c", "a");
+    assertThat(recent(Optional.of("ship"), Set.of(), 10)).containsExactly("c", "b");
+    assertThat(recent(Optional.empty(), Set.of(ShownStatus.PAUSED), 10)).containsExactly("b");
+    store.update("b", t -> new Change(t, new Transition(T0.plusSeconds(62), "ship", "pause",
+        "ship", 0, 0, "op", "")));
+    assertThat(recent(Optional.empty(), Set.of(), 10)).containsExactly("b", "c", "a");
+  }
+
+  private List<String> recent(Optional<String> state, Set<ShownStatus> statuses, int limit) {
+    return store.recentlyChanged(new TaskQuery(Optional.empty(), state, statuses,
+        Optional.empty(), limit, TaskQuery.Order.DESCENDING, TaskQuery.Sort.UPDATED))
+        .stream().map(Task::id).toList();
+  }
+
+  @Test
   void aPageAfterAKeyStartsWhereTheCursorTaskWasWhenListed() {
     store.create(List.of(created("a", T0), created("b", T0.plusSeconds(1)),
         created("c", T0.plusSeconds(2)), created("d", T0.plusSeconds(3))));

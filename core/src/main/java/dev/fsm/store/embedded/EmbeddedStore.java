@@ -356,6 +356,16 @@ public final class EmbeddedStore implements Store {
     return gate.locked(() -> index.histories(ids));
   }
 
+  /** Among the newest {@value TaskIndex#CHANGES_KEPT} changes applied since it was opened. */
+  @Override
+  public List<Task> recentlyChanged(TaskQuery filter) {
+    return gate.locked(() -> {
+      List<Task> found = index.recentlyChanged(filter);
+      found.replaceAll(leases::attach);
+      return found;
+    });
+  }
+
   @Override
   public List<Task> list(TaskQuery query) {
     return gate.locked(() -> {

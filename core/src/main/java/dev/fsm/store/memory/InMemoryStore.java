@@ -1,5 +1,6 @@
 package dev.fsm.store.memory;
 
+import dev.fsm.store.ChangeOrder;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.ErrorEntry;
 import dev.fsm.store.ErrorQuery;
@@ -59,6 +60,8 @@ public final class InMemoryStore implements Store {
       .thenComparing(TaskCount::status);
 
   private final Object lock = new Object();
+  /** The newest changes, in order, for {@link #recentlyChanged}. */
+  private final ChangeOrder order = new ChangeOrder(16_384);
   private final TreeMap<String, Task> tasks = new TreeMap<>();
   private final Map<String, List<Transition>> histories = new HashMap<>();
   private final Map<String, List<MachineVersion>> versions = new HashMap<>();
@@ -84,6 +87,7 @@ public final class InMemoryStore implements Store {
         tasks.put(t.id(), t);
         histories.put(t.id(), new ArrayList<>());
         index(t);
+        order.changed(t.id());
       }
     }
   }
@@ -103,6 +107,7 @@ public final class InMemoryStore implements Store {
         tasks.put(t.id(), t);
         histories.put(t.id(), new ArrayList<>(h.history()));
         index(t);
+        order.changed(t.id());
       }
     }
   }
@@ -245,6 +250,14 @@ public final class InMemoryStore implements Store {
   }
 
   @Override
+  public List<Task> recentlyChanged(TaskQuery filter) {
+    synchronized (lock) {
+      ensureOpen();
+      return order.newest(filter.limit(), tasks::get, filter::matchesStored);
+    }
+  }
+
+  @Override
   public List<Task> list(TaskQuery query) {
     synchronized (lock) {
       ensureOpen();
@@ -376,6 +389,7 @@ public final class InMemoryStore implements Store {
       if (!query.dryRun()) {
         for (Task t : gone) {
           unindex(tasks.remove(t.id()));
+          order.removed(t.id());
           histories.remove(t.id());
         }
       }
@@ -413,6 +427,7 @@ public final class InMemoryStore implements Store {
   private void apply(Change change) {
     put(change.next());
     histories.get(change.next().id()).add(change.entry());
+    order.changed(change.next().id());
   }
 
   private void put(Task next) {

@@ -26,6 +26,9 @@ import java.util.stream.Collectors;
 /** The reads of tasks: by id, pages of a query, histories, id completion and counts. */
 final class PgReads {
 
+  /** History entries, and creations, that {@link #recentlyChanged} looks among. */
+  static final int CHANGES_READ = 10_000;
+
   private static final Comparator<TaskCount> COUNT_ORDER = Comparator
       .comparing(TaskCount::machine).thenComparing(TaskCount::state)
       .thenComparing(TaskCount::status);
@@ -188,6 +191,51 @@ final class PgReads {
       }
     }
     return page;
+  }
+
+  /**
+   * {@link dev.fsm.store.Store#recentlyChanged}: among the newest {@link #CHANGES_READ} history
+   * entries and as many creations (of the machine, if the filter names one), each task at its
+   * latest, by time. Both are read backwards along an index, however many tasks there are.
+   */
+  List<Task> recentlyChanged(Connection c, TaskQuery filter) throws SQLException {
+    List<String> where = new ArrayList<>();
+    List<Object> args = new ArrayList<>();
+    String ofMachine = filter.machine().isPresent() ? " WHERE machine = ?" : "";
+    filter.machine().ifPresent(m -> {
+      args.add(m);
+      args.add(m);
+      where.add("machine = ?");
+      args.add(m);
+    });
+    filter.state().ifPresent(st -> {
+      where.add("state = ?");
+      args.add(st);
+    });
+    if (!filter.statuses().isEmpty()) {
+      where.add("status = ANY(?)");
+      args.add(c.createArrayOf("text",
+          filter.storedStatuses().stream().map(TaskStatus::word).toArray()));
+    }
+    String sql = "WITH recent AS ((SELECT task_id AS rid, time AS at FROM " + tables.transition()
+        + ofMachine + " ORDER BY seq DESC LIMIT " + CHANGES_READ + ") UNION ALL (SELECT id, created"
+        + " FROM " + tables.task() + ofMachine + " ORDER BY created DESC, id DESC LIMIT "
+        + CHANGES_READ + ")), newest AS (SELECT rid, max(at) AS at FROM recent GROUP BY rid)"
+        + " SELECT " + PgRows.TASK_COLUMNS + " FROM " + tables.task() + " JOIN newest ON rid = id"
+        + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
+        + " ORDER BY newest.at DESC, id DESC LIMIT " + filter.limit();
+    List<Task> found = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.size(); i++) {
+        s.setObject(i + 1, args.get(i));
+      }
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          found.add(PgRows.task(r));
+        }
+      }
+    }
+    return found;
   }
 
   List<String> idsStartingWith(Connection c, String prefix, int limit) throws SQLException {

@@ -207,6 +207,11 @@ public final class PgStore implements Store {
   }
 
   @Override
+  public List<Task> recentlyChanged(TaskQuery filter) {
+    return ops.statements("list recent changes", c -> reads.recentlyChanged(c, filter));
+  }
+
+  @Override
   public List<String> idsStartingWith(String prefix, int limit) {
     return ops.statements("complete ids", c -> reads.idsStartingWith(c, prefix, limit));
   }

@@ -1,5 +1,6 @@
 package dev.fsm.store.embedded.index;
 
+import dev.fsm.store.ChangeOrder;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.index.TaskIndex.Appended;
 import dev.fsm.task.Task;
@@ -21,12 +22,14 @@ final class TaskChanges {
   private final MachineVersions versions;
   private final TaskValues values;
   private final RecentTasks recent;
+  /** The tasks in the order of their latest change, for a view of what happens now. */
+  private final ChangeOrder order;
   /** A task as stored now, through the recent tasks; null when there is none. */
   private final Function<String, Task> stored;
 
   TaskChanges(BTreeMap<byte[], byte[]> tasks, TaskHistories history, TaskQueues queues,
       TaskGroups groups, TaskCreations creations, MachineVersions versions, TaskValues values,
-      RecentTasks recent, Function<String, Task> stored) {
+      RecentTasks recent, ChangeOrder order, Function<String, Task> stored) {
     this.tasks = tasks;
     this.history = history;
     this.queues = queues;
@@ -35,6 +38,7 @@ final class TaskChanges {
     this.versions = versions;
     this.values = values;
     this.recent = recent;
+    this.order = order;
     this.stored = stored;
   }
 
@@ -44,6 +48,7 @@ final class TaskChanges {
     if (event instanceof StoreEvent.Created c) {
       for (int i = 0; i < c.tasks().size(); i++) {
         replaceKeepingTail(c.tasks().get(i), appended.before(i), appended.after(i));
+        order.changed(c.tasks().get(i).id());
       }
     } else if (event instanceof StoreEvent.Changed c) {
       String id = c.task().id();
@@ -57,6 +62,7 @@ final class TaskChanges {
         throw e;
       }
       recent.stored(next, tail);
+      order.changed(id);
     } else if (event instanceof StoreEvent.Restored r) {
       restore(r);
     } else if (event instanceof StoreEvent.Imported i) {
@@ -76,6 +82,7 @@ final class TaskChanges {
       history.put(id, i, r.history().get(i));
     }
     recent.forget(id);
+    order.changed(id);
   }
 
   /**
@@ -85,6 +92,7 @@ final class TaskChanges {
   private void remove(String id) {
     Task previous = stored.apply(id);
     recent.forget(id);
+    order.removed(id);
     if (previous == null) {
       return;
     }

@@ -4,6 +4,7 @@ import static dev.fsm.store.embedded.index.IndexLayout.KEY;
 import static dev.fsm.store.embedded.index.IndexLayout.map;
 import static dev.fsm.store.embedded.index.IndexLayout.set;
 
+import dev.fsm.store.ChangeOrder;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.ErrorEntry;
 import dev.fsm.store.ErrorQuery;
@@ -59,6 +60,9 @@ public final class TaskIndex implements AutoCloseable {
    */
   static final int BUFFERED = 32_768;
 
+  /** Changes kept in order for {@link #recentlyChanged}: a few screens of any filter. */
+  public static final int CHANGES_KEPT = 16_384;
+
 
   private final DB db;
   /** The volume under {@link #db}; null for an index opened only to be checked. */
@@ -81,6 +85,9 @@ public final class TaskIndex implements AutoCloseable {
 
   /** Tasks recently read or written, so that a claim's outcome finds its task at once. */
   private final RecentTasks recent = new RecentTasks(8192);
+
+  /** The newest changes applied since the index was opened, in order (memory only). */
+  private final ChangeOrder order = new ChangeOrder(CHANGES_KEPT);
 
   /** Pages of tasks and of errors, read through the collections above. */
   private final TaskListing listing;
@@ -118,7 +125,7 @@ public final class TaskIndex implements AutoCloseable {
         create));
     this.listing = new TaskListing(tasks, groups, creations, history, this::get);
     this.changes = new TaskChanges(tasks, history, queues, groups, creations, versions, values,
-        recent, this::get);
+        recent, order, this::get);
   }
 
   /** Reads a snapshot's records, in order, to {@code each}. */
@@ -328,6 +335,11 @@ public final class TaskIndex implements AutoCloseable {
   /** The first due time in the due queue. */
   public Optional<Instant> nextDue() {
     return Optional.ofNullable(queues.next());
+  }
+
+  /** See {@link dev.fsm.store.Store#recentlyChanged}: among changes applied since opened. */
+  public List<Task> recentlyChanged(TaskQuery filter) {
+    return order.newest(filter.limit(), this::get, filter::matchesStored);
   }
 
   /** A page of tasks matching the query, in the query's order. */
