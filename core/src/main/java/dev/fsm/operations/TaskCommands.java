@@ -5,16 +5,20 @@ import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.OperatorListener;
 import dev.fsm.engine.ShownStatuses;
 import dev.fsm.store.Store;
+import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskNotFoundException;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.Change;
 import dev.fsm.task.Command;
 import dev.fsm.task.Commands;
 import dev.fsm.task.Task;
+import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /** An operator's commands to tasks, one or every task a selection matches. */
 final class TaskCommands {
@@ -39,12 +43,25 @@ final class TaskCommands {
 
   /** {@link Operations#send(String, Command, SendOptions)}. */
   Task send(String id, Command command, SendOptions options) {
+    return send(id, command, options, t -> true);
+  }
+
+  /**
+   * Sends the command to a task that {@code still} accepts as it is when the command reaches
+   * it: a bulk send's selection, which another operator may have changed since it was listed.
+   *
+   * @throws LeftSelection when it no longer does
+   */
+  private Task send(String id, Command command, SendOptions options, Predicate<Task> still) {
     Commands.Request request = request(options);
     String to = options.to();
     Task after;
     try {
-      after = command.takesTo() ? moveState(id, command, request, to)
-          : store.update(id, t -> change(t, command, request, to, List.of()));
+      after = command.takesTo() ? moveState(id, command, request, to, still)
+          : store.update(id, t -> {
+            requireSelected(t, still);
+            return change(t, command, request, to, List.of());
+          });
     } catch (Commands.Refused refused) {
       throw shown(refused);
     }
@@ -64,12 +81,22 @@ final class TaskCommands {
     Commands.Request request = request(options);
     String to = options.to();
     Optional<String> after = Optional.empty();
+    // How each task shows, for the statuses: read for the machine now, so that no update asks
+    // the store for its versions; shared by the fanout's threads, hence the lock.
+    ShownStatuses shown = new ShownStatuses(machines::versions);
+    shown.of(new TaskCount(selector.machine(), "", TaskStatus.RUNNABLE, 0));
+    Predicate<Task> still = t -> {
+      synchronized (shown) {
+        return selector.selects(t, shown.of(t));
+      }
+    };
     try (Fanout fanout = new Fanout("fsm-send")) {
       while (true) {
         // Without contexts: a command never reads one, and send reads each task again.
         List<Task> page = TaskLists.list(store, new TaskQuery(Optional.of(selector.machine()),
             selector.state(), selector.statuses(), after, PAGE, TaskQuery.Order.ASCENDING,
             TaskQuery.Sort.ID), false);
+        // Empty for a task changed; null for one that left the selection meanwhile.
         List<Optional<BulkSendReport.Refusal>> outcomes = fanout.each(page, task -> {
           try {
             if (dryRun) {
@@ -77,19 +104,25 @@ final class TaskCommands {
                   command.takesTo() ? store.history(task.id()) : List.of();
               change(task, command, request, to, history);
             } else {
-              send(task.id(), command, options);
+              send(task.id(), command, options, still);
             }
             return Optional.empty();
+          } catch (LeftSelection | TaskNotFoundException gone) {
+            return null;
           } catch (Commands.Refused no) {
             return Optional.of(new BulkSendReport.Refusal(task.id(), shown(no).getMessage()));
           } catch (FsmException e) {
             return Optional.of(new BulkSendReport.Refusal(task.id(), e.getMessage()));
           }
         });
-        matched += page.size();
         for (int i = 0; i < page.size(); i++) {
-          if (outcomes.get(i).isPresent()) {
-            refused.add(outcomes.get(i).get());
+          Optional<BulkSendReport.Refusal> outcome = outcomes.get(i);
+          if (outcome == null) {
+            continue;
+          }
+          matched++;
+          if (outcome.isPresent()) {
+            refused.add(outcome.get());
           } else {
             changed.add(page.get(i).id());
           }
@@ -108,11 +141,13 @@ final class TaskCommands {
    * history is read ahead of the update; should the task change in between (redriven and ended
    * again by another operator and a runner), the update is computed again from fresh history.
    */
-  private Task moveState(String id, Command command, Commands.Request request, String to) {
+  private Task moveState(String id, Command command, Commands.Request request, String to,
+      Predicate<Task> still) {
     for (int tries = 1; ; tries++) {
       List<Transition> history = store.history(id);
       try {
         return store.update(id, t -> {
+          requireSelected(t, still);
           Commands.allowed(t, command, request.word(command));
           if (!history.isEmpty() && !history.get(history.size() - 1).to().equals(t.state())) {
             throw new StaleHistory();
@@ -125,6 +160,19 @@ final class TaskCommands {
               + "` was sent; send it again");
         }
       }
+    }
+  }
+
+  private static void requireSelected(Task t, Predicate<Task> still) {
+    if (!still.test(t)) {
+      throw new LeftSelection();
+    }
+  }
+
+  /** A task a bulk send listed no longer matches its selection when the command reaches it. */
+  private static final class LeftSelection extends RuntimeException {
+    LeftSelection() {
+      super(null, null, false, false);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.fsm.operations;
 
 import dev.fsm.task.ShownStatus;
+import dev.fsm.task.Task;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
@@ -13,5 +14,11 @@ public record TaskSelector(String machine, Optional<String> state, Set<ShownStat
 
   public TaskSelector {
     statuses = statuses.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(statuses));
+  }
+
+  /** True when task {@code t}, showing {@code shown}, is one this selector reaches. */
+  public boolean selects(Task t, ShownStatus shown) {
+    return t.machine().equals(machine) && state.map(t.state()::equals).orElse(true)
+        && (statuses.isEmpty() || statuses.contains(shown));
   }
 }
