@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,12 +19,13 @@ class TailAndWatchIT {
 
   @TempDir Path dir;
 
-  private FsmProcess tail;
+  /** The tail or runner a test started, stopped after it. */
+  private FsmProcess background;
 
   @AfterEach
-  void stopTail() {
-    if (tail != null) {
-      tail.close();
+  void stopBackground() {
+    if (background != null) {
+      background.close();
     }
   }
 
@@ -43,8 +45,9 @@ class TailAndWatchIT {
     fsm.ok("start", "job", "--id", "j5");
     fsm.ok("signal", "j5", "go");
     fsm.ok("start", "job", "--id", "j6");
-    tail = FsmProcess.start(dir, "tail", "--status", "paused", "--interval", "100ms",
+    FsmProcess tail = FsmProcess.start(dir, "tail", "--status", "paused", "--interval", "100ms",
         "--store", "store");
+    background = tail;
     Await.until("tail to follow", Duration.ofSeconds(20),
         () -> tail.err().contains("fsm tail: following 0 task(s)"));
 
@@ -83,5 +86,63 @@ class TailAndWatchIT {
     FsmJar.Result watch = fsm.ok("watch", "-n", "1");
     assertThat(watch.out()).contains("... and 1180 tasks more; the rows above are the latest"
         + " changes among the first 1000 tasks by id: narrow with --machine, --state or --status");
+  }
+
+  @Test
+  void watchBesideARunnerHeadsItsRowsWithTheLatestChangesAmongAllTasks() throws IOException {
+    Files.createDirectories(dir.resolve("machines"));
+    Files.writeString(dir.resolve("machines/job.yaml"), """
+        machine: job
+        states:
+          step1:
+            on: {go: done}
+          done: {final: completed}
+        """);
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 1_200; i++) {
+      lines.append(String.format("{\"id\": \"t%04d\"}%n", i));
+    }
+    Files.writeString(dir.resolve("many.jsonl"), lines);
+    StoreCommands fsm = new StoreCommands(dir, "store");
+    fsm.ok("start", "job", "--from", "many.jsonl");
+    background = FsmProcess.start(dir, "run", "--store", "store").awaitServing();
+    // Both past the first 1,000 ids, which are all a watch by id would read.
+    fsm.ok("send", "t1150", "pause");
+    fsm.ok("signal", "t1199", "go");
+
+    String frame = fsm.ok("watch", "-n", "1").out();
+    List<String> rows = frame.lines().filter(l -> l.startsWith("t")).toList();
+    assertThat(rows.get(0)).as(frame).startsWith("t1199").contains("completed");
+    assertThat(rows.get(1)).as(frame).startsWith("t1150").contains("paused");
+    assertThat(frame).contains("... and 1180 tasks more; the first 2 rows are the latest changes,"
+        + " those below the latest changes among the first 1000 tasks by id: narrow with");
+  }
+
+  @Test
+  void aMistypedStateIsRefusedByEveryVerbThatFiltersByState() throws IOException {
+    Files.createDirectories(dir.resolve("machines"));
+    Files.writeString(dir.resolve("machines/job.yaml"), """
+        machine: job
+        states:
+          hold:
+            on: {go: done}
+          done: {final: completed}
+        """);
+    StoreCommands fsm = new StoreCommands(dir, "store");
+    fsm.ok("start", "job", "--id", "j1");
+    List<String[]> verbs = List.of(
+        new String[] {"send", "--machine", "job", "--state", "hodl", "kill"},
+        new String[] {"watch", "-n", "1", "--state", "hodl"},
+        new String[] {"tail", "--state", "hodl"},
+        new String[] {"errors", "--machine", "job", "--state", "hodl"},
+        new String[] {"ls", "--state", "hodl"});
+    for (String[] verb : verbs) {
+      FsmJar.Result r = fsm.run(verb);
+      assertThat(r.exit()).as(String.join(" ", verb)).isEqualTo(1);
+      assertThat(r.err()).as(String.join(" ", verb))
+          .contains("no state `hodl`").contains("did you mean `hold`?");
+    }
+    assertThat(fsm.ok("ls", "-q").out()).as("nothing killed").contains("j1");
+    assertThat(fsm.ok("show", "j1").out()).contains("waiting");
   }
 }

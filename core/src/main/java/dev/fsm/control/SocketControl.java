@@ -14,6 +14,7 @@ import dev.fsm.control.wire.Ids;
 import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
 import dev.fsm.control.wire.Purge;
+import dev.fsm.control.wire.RecentlyChanged;
 import dev.fsm.control.wire.Request;
 import dev.fsm.control.wire.Runners;
 import dev.fsm.control.wire.Send;
@@ -128,6 +129,11 @@ public final class SocketControl implements Operations {
   @Override
   public List<Task> list(TaskQuery query, boolean contexts) {
     return call(new ListTasks(query, contexts));
+  }
+
+  @Override
+  public List<Task> recentlyChanged(TaskQuery filter) {
+    return call(new RecentlyChanged(filter));
   }
 
   @Override

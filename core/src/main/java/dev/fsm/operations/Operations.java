@@ -116,6 +116,13 @@ public interface Operations extends AutoCloseable {
    */
   List<Task> list(TaskQuery query, boolean contexts);
 
+  /**
+   * Up to {@code filter.limit()} tasks its machine, state and statuses select, the most recently
+   * created or changed first, among the changes the store keeps in order ({@link
+   * dev.fsm.store.Store#recentlyChanged}); without their contexts. For {@code fsm watch}.
+   */
+  List<Task> recentlyChanged(TaskQuery filter);
+
   /** Task ids starting with a prefix, for completion and short ids. */
   List<String> idsStartingWith(String prefix, int limit);
 

@@ -152,6 +152,11 @@ public final class StoreOperations implements Operations {
   }
 
   @Override
+  public List<Task> recentlyChanged(TaskQuery filter) {
+    return TaskLists.recentlyChanged(store, filter);
+  }
+
+  @Override
   public List<String> idsStartingWith(String prefix, int limit) {
     return store.idsStartingWith(prefix, limit);
   }

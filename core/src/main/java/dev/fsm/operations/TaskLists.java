@@ -76,6 +76,28 @@ final class TaskLists {
     }
   }
 
+  /**
+   * The tasks {@link Operations#recentlyChanged} gives, read from {@code store}: shown as the
+   * filter's statuses ask (the store selects runnable and waiting tasks together, so it is asked
+   * for more when the filter takes only one of them; without contexts, many are small).
+   */
+  static List<Task> recentlyChanged(Store store, TaskQuery filter) {
+    ShownStatuses shown = splitsRunnable(filter.statuses())
+        ? new ShownStatuses(store::versions) : null;
+    List<Task> found = store.recentlyChanged(shown == null ? filter
+        : filter.withLimit(Math.max(filter.limit(), ListPages.MAX_REQUEST)));
+    List<Task> kept = new ArrayList<>(Math.min(found.size(), filter.limit()));
+    for (Task t : found) {
+      if (shown == null || filter.statuses().contains(shown.of(t))) {
+        kept.add(t);
+        if (kept.size() == filter.limit()) {
+          break;
+        }
+      }
+    }
+    return kept;
+  }
+
   /** True when the statuses take one of runnable and waiting but not the other. */
   private static boolean splitsRunnable(Set<ShownStatus> statuses) {
     return statuses.contains(ShownStatus.RUNNABLE) != statuses.contains(ShownStatus.WAITING);

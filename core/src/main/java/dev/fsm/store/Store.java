@@ -132,9 +132,10 @@ public interface Store extends AutoCloseable {
    * Up to {@code filter.limit()} tasks the filter's machine, state and statuses select, the one
    * created or changed most recently first, among the changes the store keeps in order: an
    * embedded store the newest it applied since it was opened, PostgreSQL its newest history
-   * entries and creations (see each store for how many). Cheap however many tasks there are;
-   * the filter's order, sort and cursor are not used. For a view of what is happening now
-   * ({@code fsm watch}).
+   * entries and creations (see each store for how many). Without their contexts (each reads as
+   * {@code {}}), so even a long list is small; cheap however many tasks there are. The filter's
+   * order, sort and cursor are not used. For a view of what is happening now ({@code fsm
+   * watch}).
    */
   List<Task> recentlyChanged(TaskQuery filter);
 

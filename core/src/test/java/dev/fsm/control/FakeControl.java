@@ -131,6 +131,12 @@ final class FakeControl implements Operations {
   }
 
   @Override
+  public List<Task> recentlyChanged(TaskQuery filter) {
+    enter("recentlyChanged", filter);
+    return List.of(Samples.bare("b"));
+  }
+
+  @Override
   public List<String> idsStartingWith(String prefix, int limit) {
     enter("idsStartingWith", prefix, limit);
     return List.of(prefix + "1", prefix + "2");

@@ -21,6 +21,7 @@ import dev.fsm.control.wire.Ids;
 import dev.fsm.control.wire.ListTasks;
 import dev.fsm.control.wire.MachineNames;
 import dev.fsm.control.wire.Purge;
+import dev.fsm.control.wire.RecentlyChanged;
 import dev.fsm.control.wire.Request;
 import dev.fsm.control.wire.Runners;
 import dev.fsm.control.wire.Send;
@@ -94,6 +95,9 @@ class RequestRoundTripTest {
         new ListTasks(new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
             Optional.of("t1"), 3, TaskQuery.Order.DESCENDING, TaskQuery.Sort.UPDATED,
             Optional.of(java.time.Instant.parse("2026-11-29T10:00:00.123456789Z")))),
+        new RecentlyChanged(new TaskQuery(Optional.of("order"), Optional.of("ship"),
+            Set.of(ShownStatus.WAITING), Optional.empty(), 20, TaskQuery.Order.DESCENDING,
+            TaskQuery.Sort.UPDATED)),
         new Ids("01J", 20),
         new Counts(),
         new Stats("order"),

@@ -2,6 +2,7 @@ package dev.fsm.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.fsm.task.Change;
@@ -728,6 +729,10 @@ public abstract class StoreContractTest {
     store.update("b", t -> new Change(t, new Transition(T0.plusSeconds(62), "ship", "pause",
         "ship", 0, 0, "op", "")));
     assertThat(recent(Optional.empty(), Set.of(), 10)).containsExactly("b", "c", "a");
+    store.create(List.of(created("d", T0.plusSeconds(63)).withContext("{\"big\": 1}")));
+    assertThat(store.recentlyChanged(new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
+        Optional.empty(), 1, TaskQuery.Order.DESCENDING, TaskQuery.Sort.UPDATED)))
+        .extracting(Task::id, Task::context).containsExactly(tuple("d", "{}"));
   }
 
   private List<String> recent(Optional<String> state, Set<ShownStatus> statuses, int limit) {

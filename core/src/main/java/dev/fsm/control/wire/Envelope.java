@@ -58,6 +58,7 @@ public record Envelope(int version, String op, Arguments arguments) {
       case Get.OP -> Get.from(arguments);
       case History.OP -> History.from(arguments);
       case ListTasks.OP -> ListTasks.from(arguments);
+      case RecentlyChanged.OP -> RecentlyChanged.from(arguments);
       case Ids.OP -> Ids.from(arguments);
       case Counts.OP -> new Counts();
       case Stats.OP -> Stats.from(arguments);

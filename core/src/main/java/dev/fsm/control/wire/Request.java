@@ -14,7 +14,7 @@ import java.io.IOException;
  * @param <R> what the operation returns
  */
 public sealed interface Request<R> permits Hello, Start, Send, SendAll, Signal, Get, History,
-    ListTasks, Ids, Counts, Stats, Versions, MachineNames, Breakers, Upgrade, VersionCounts,
+    ListTasks, RecentlyChanged, Ids, Counts, Stats, Versions, MachineNames, Breakers, Upgrade, VersionCounts,
     Purge, Runners, Errors, AllVersions, ExportPageRequest, TakenIds, ImportVersion,
     ImportTasks {
 

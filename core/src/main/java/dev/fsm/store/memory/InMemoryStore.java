@@ -253,7 +253,9 @@ public final class InMemoryStore implements Store {
   public List<Task> recentlyChanged(TaskQuery filter) {
     synchronized (lock) {
       ensureOpen();
-      return order.newest(filter.limit(), tasks::get, filter::matchesStored);
+      return order.newest(filter.limit(),
+          id -> tasks.containsKey(id) ? tasks.get(id).withContext("{}") : null,
+          filter::matchesStored);
     }
   }
 

@@ -221,7 +221,8 @@ final class PgReads {
         + ofMachine + " ORDER BY seq DESC LIMIT " + CHANGES_READ + ") UNION ALL (SELECT id, created"
         + " FROM " + tables.task() + ofMachine + " ORDER BY created DESC, id DESC LIMIT "
         + CHANGES_READ + ")), newest AS (SELECT rid, max(at) AS at FROM recent GROUP BY rid)"
-        + " SELECT " + PgRows.TASK_COLUMNS + " FROM " + tables.task() + " JOIN newest ON rid = id"
+        + " SELECT " + PgRows.TASK_COLUMNS_NO_CONTEXT + " FROM "
+        + tables.task() + " JOIN newest ON rid = id"
         + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
         + " ORDER BY newest.at DESC, id DESC LIMIT " + filter.limit();
     List<Task> found = new ArrayList<>();

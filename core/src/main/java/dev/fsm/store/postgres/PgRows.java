@@ -35,6 +35,10 @@ final class PgRows {
       + " errors, created, state_entered, last_attempt, due, lease_owner, lease_until,"
       + " pausing_at, pausing_by, pausing_reason";
 
+  /** {@link #TASK_COLUMNS} with every context read as {@code {}}, for lists that show none. */
+  static final String TASK_COLUMNS_NO_CONTEXT = TASK_COLUMNS.replace(" context,",
+      " '{}' AS context,");
+
   /** The columns {@link #bindFields} binds, in order: everything but the id. */
   static final String FIELD_COLUMNS = "machine, version, state, status, context, attempt,"
       + " errors, created, state_entered, last_attempt, due, lease_owner, lease_until,"

@@ -74,6 +74,9 @@ public final class Errors implements Callable<Integer> {
       if (machine != null) {
         KnownMachine.require(control, machine);
       }
+      if (state != null) {
+        KnownState.require(control, machine, state);
+      }
       report = control.errors(new ErrorQuery(since, Optional.ofNullable(machine),
           Optional.ofNullable(state)), limit);
     }

@@ -2,6 +2,7 @@ package dev.fsm.cli.verb.task;
 
 import dev.fsm.cli.common.StopSignal;
 import dev.fsm.model.Durations;
+import dev.fsm.operations.Operations;
 import dev.fsm.store.TaskCount;
 import dev.fsm.store.TaskQuery;
 import dev.fsm.task.ShownStatus;
@@ -37,6 +38,20 @@ final class LiveOptions {
     return new TaskQuery(Optional.ofNullable(machine), Optional.ofNullable(state),
         Set.copyOf(statuses), Optional.empty(), limit, TaskQuery.Order.ASCENDING,
         TaskQuery.Sort.ID);
+  }
+
+  /**
+   * Refuses a machine or state the store does not know, so a typo is not an empty view.
+   *
+   * @throws dev.fsm.FsmException naming it, with the closest known name
+   */
+  void requireKnown(Operations control) {
+    if (machine != null) {
+      KnownMachine.require(control, machine);
+    }
+    if (state != null) {
+      KnownState.require(control, machine, state);
+    }
   }
 
   /** True when a count of tasks showing {@code shown} passes the filters. */

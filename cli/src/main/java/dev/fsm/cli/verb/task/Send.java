@@ -144,6 +144,9 @@ public final class Send implements Callable<Integer> {
   private int sendAll(Operations control, Command command, SendOptions options,
       GlobalOptions global, PrintWriter out, PrintWriter err) {
     KnownMachine.require(control, machine);
+    if (state != null) {
+      KnownState.require(control, machine, state);
+    }
     BulkSendReport r = control.sendAll(new TaskSelector(machine, Optional.ofNullable(state),
         Set.copyOf(statuses)), command, options, dryRun);
     String sent = (options.typed() == null ? command.word() : options.typed())

@@ -84,8 +84,8 @@ public final class Tail implements Callable<Integer>, LiveView {
       previousPoll = Instant.now();
       // Safe to repeat after a lost runner: `seen` moves on only past printed transitions.
       Optional<Boolean> polled = access.poll(control -> {
-        if (firstPoll && live.machine != null) {
-          KnownMachine.require(control, live.machine);
+        if (firstPoll) {
+          live.requireKnown(control);
         }
         poll(control, seen, firstPoll, since, cameIn, global, style, out);
         return true;

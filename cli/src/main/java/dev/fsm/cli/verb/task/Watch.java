@@ -9,6 +9,7 @@ import dev.fsm.cli.terminal.Table;
 import dev.fsm.engine.ShownStatuses;
 import dev.fsm.operations.RunnerReport;
 import dev.fsm.store.TaskCount;
+import dev.fsm.store.TaskQuery;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import java.io.PrintWriter;
@@ -18,9 +19,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -67,20 +70,27 @@ public final class Watch implements Callable<Integer>, LiveView {
   @Spec CommandSpec spec;
 
   /**
-   * One poll: the tasks and counts, with how each shows (read while the store was open), and
-   * the store's runners.
+   * One poll: the tasks (those the store knows changed most recently, newest first, then others
+   * it read by id), how many came first, whether the others were cut at READ, the counts, how each shows (read while the store was
+   * open), and the store's runners.
    */
-  private record Polled(List<Task> tasks, List<TaskCount> counts,
+  private record Polled(List<Task> tasks, int known, boolean othersCut, List<TaskCount> counts,
       Map<String, ShownStatus> tasksShow, Map<TaskCount, ShownStatus> countsShow,
       RunnerReport runners) {
 
-    static Polled of(List<Task> tasks, List<TaskCount> counts, ShownStatuses shown,
-        RunnerReport runners) {
+    static Polled of(List<Task> recent, List<Task> others, List<TaskCount> counts,
+        ShownStatuses shown, RunnerReport runners) {
+      List<Task> tasks = new ArrayList<>(recent);
+      Set<String> seen = new HashSet<>();
+      recent.forEach(t -> seen.add(t.id()));
+      others.stream().filter(t -> !seen.contains(t.id()))
+          .sorted(Comparator.comparing(TaskQuery::updated).reversed()).forEach(tasks::add);
       Map<String, ShownStatus> tasksShow = new HashMap<>();
       tasks.forEach(t -> tasksShow.put(t.id(), shown.of(t)));
       Map<TaskCount, ShownStatus> countsShow = new HashMap<>();
       counts.forEach(c -> countsShow.put(c, shown.of(c)));
-      return new Polled(tasks, counts, tasksShow, countsShow, runners);
+      return new Polled(tasks, recent.size(), others.size() >= READ, counts, tasksShow,
+          countsShow, runners);
     }
   }
 
@@ -102,20 +112,25 @@ public final class Watch implements Callable<Integer>, LiveView {
     LiveAccess access = new LiveAccess(global, "fsm watch", spec.commandLine().getErr(),
         live.stop);
     for (int n = 1; ; n++) {
+      boolean first = n == 1;
       Optional<Polled> polled = access.poll(control -> {
-        if (live.machine != null) {
-          KnownMachine.require(control, live.machine);
+        if (first) {
+          live.requireKnown(control);
         }
-        return Polled.of(control.list(live.query(READ), false), control.counts(),
-            new ShownStatuses(control::versions), control.runners());
+        // The store's recent changes are exact; when they are too few (it was opened since),
+        // the rest are the latest changes among the first READ tasks by id.
+        List<Task> recent = control.recentlyChanged(live.query(READ));
+        List<Task> others = recent.size() < READ ? control.list(live.query(READ), false)
+            : List.of();
+        return Polled.of(recent, others, control.counts(), new ShownStatuses(control::versions),
+            control.runners());
       });
       if (polled.isEmpty()) {
         return ExitCodes.OK;
       }
       Instant now = Instant.now();
       List<TaskCount> counts = polled.get().counts();
-      List<Task> tasks = new ArrayList<>(polled.get().tasks());
-      tasks.sort(Comparator.comparing(Watch::changed).reversed());
+      List<Task> tasks = polled.get().tasks();
       if (global.json()) {
         JsonDocument.line(out, g -> TaskJson.watchFrame(g, now, polled.get().runners(),
             byStatus(polled.get()), tasks, t -> polled.get().tasksShow().get(t.id())));
@@ -157,17 +172,28 @@ public final class Watch implements Callable<Integer>, LiveView {
     }
     lines.addAll(table.lines(global.columns()));
     long selected = byStatus(polled).values().stream().mapToLong(Long::longValue).sum();
-    if (tasks.size() >= READ && selected > tasks.size()) {
-      // Only READ tasks are read, by id: finding the latest changes among all of them would
-      // read every task under the store's lock at each refresh.
-      lines.add("... and " + TaskText.tasks(selected - Math.min(rows, tasks.size())) + " more;"
-          + " the rows above are the latest changes among the first " + TaskText.tasks(READ)
-          + " by id: narrow with --machine, --state or --status");
-    } else if (tasks.size() > rows) {
-      lines.add("... and " + TaskText.tasks(tasks.size() - rows) + " more; narrow with"
-          + " --machine, --state or --status");
+    int shown = Math.min(rows, tasks.size());
+    if (selected > shown) {
+      String note = rowsNote(polled, shown);
+      lines.add("... and " + TaskText.tasks(selected - shown) + " more" + note
+          + (note.isEmpty() ? "; " : ": ") + "narrow with --machine, --state or --status");
     }
     return lines;
+  }
+
+  /**
+   * What the rows are, when some of them are not the store's known latest changes and more
+   * tasks were selected than were read: the rest are only the latest among the first READ by id,
+   * as finding them among all tasks would read every task at each refresh.
+   */
+  private static String rowsNote(Polled polled, int shown) {
+    if (polled.known() >= shown || !polled.othersCut()) {
+      return "";
+    }
+    String among = "the latest changes among the first " + TaskText.tasks(READ) + " by id";
+    return polled.known() == 0 ? "; the rows above are " + among
+        : "; the first " + (polled.known() == 1 ? "row is" : polled.known() + " rows are")
+            + " the latest changes, those below " + among;
   }
 
   private Map<ShownStatus, Long> byStatus(Polled polled) {
@@ -186,11 +212,5 @@ public final class Watch implements Callable<Integer>, LiveView {
     } catch (NumberFormatException e) {
       return 24;
     }
-  }
-
-  /** When a task last changed: its last attempt or the state it entered, whichever is later. */
-  private static Instant changed(Task t) {
-    return t.lastAttempt() != null && t.lastAttempt().isAfter(t.stateEntered())
-        ? t.lastAttempt() : t.stateEntered();
   }
 }
