@@ -20,32 +20,42 @@ final class NewestHistories {
   private static final int BATCH = 16;
   /** Entries read at most in all: a sample of recent work, not all of it. */
   static final long MAX_ENTRIES = 250_000;
+  /** Tasks looked at, with or without a history, per history wanted at most. */
+  static final int PASSED_OVER = 5;
 
   private NewestHistories() {}
 
   /**
-   * Hands the history of each of the machine's tasks, newest task first, to {@code each} until
-   * it returns false, {@code maxTasks} histories have been read, or they held {@link
-   * #MAX_ENTRIES} entries.
+   * Hands the history of each of the machine's tasks that has one, newest task first, to {@code
+   * each} until it returns false, {@code maxTasks} histories have been read, or they held {@link
+   * #MAX_ENTRIES} entries. Tasks with no history yet (a backlog just started) are passed over
+   * and not counted, so they never hide the work before them; at most {@link #PASSED_OVER} times
+   * {@code maxTasks} tasks are looked at in all.
    *
    * @return how many histories were read
    */
   static int read(Store store, String machine, int maxTasks, Predicate<List<Transition>> each) {
     Optional<String> after = Optional.empty();
     int read = 0;
+    long looked = 0;
+    long lookAtMost = (long) maxTasks * PASSED_OVER;
     long entries = 0;
-    while (read < maxTasks) {
-      int size = Math.min(PAGE, maxTasks - read);
+    while (read < maxTasks && looked < lookAtMost) {
+      int size = (int) Math.min(PAGE, lookAtMost - looked);
       // Ids alone: a store can list them without reading each task.
       List<String> page = store.ids(new TaskQuery(Optional.of(machine), Optional.empty(),
           Optional.empty(), after, size, TaskQuery.Order.DESCENDING));
+      looked += page.size();
       for (int from = 0; from < page.size(); from += BATCH) {
         Map<String, List<Transition>> histories =
             store.histories(page.subList(from, Math.min(page.size(), from + BATCH)));
         for (List<Transition> history : histories.values()) {
+          if (history.isEmpty()) {
+            continue;
+          }
           read++;
           entries += history.size();
-          if (!each.test(history) || entries >= MAX_ENTRIES) {
+          if (!each.test(history) || entries >= MAX_ENTRIES || read >= maxTasks) {
             return read;
           }
         }

@@ -42,4 +42,33 @@ class NewestHistoriesTest {
       assertThat(read).hasSize(n);
     }
   }
+
+  @Test
+  void aBacklogOfTasksNotYetRunDoesNotHideTheWorkBeforeIt() {
+    try (InMemoryStore store = new InMemoryStore()) {
+      List<TaskHistory> tasks = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        tasks.add(new TaskHistory(task(String.format("a%03d", i)), List.of(
+            new Transition(T0, "a", "error", "a", 1, 0, "r/w1", "down"))));
+      }
+      // Newer ids, started after the failures, with no history yet.
+      for (int i = 0; i < 300; i++) {
+        tasks.add(new TaskHistory(task(String.format("b%03d", i)), List.of()));
+      }
+      store.restore(tasks);
+
+      List<String> reasons = new ArrayList<>();
+      int n = NewestHistories.read(store, "loop", 100, h -> reasons.add(h.get(0).reason()));
+
+      assertThat(n).isEqualTo(10);
+      assertThat(reasons).hasSize(10).containsOnly("down");
+      // Past PASSED_OVER tasks per history wanted, it stops looking.
+      assertThat(NewestHistories.read(store, "loop", 50, h -> true)).isZero();
+    }
+  }
+
+  private static Task task(String id) {
+    return new Task(id, "loop", "v", "a", TaskStatus.RUNNABLE, "{}", 0, List.of(), T0, T0, null,
+        T0, null);
+  }
 }

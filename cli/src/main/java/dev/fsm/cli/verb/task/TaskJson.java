@@ -38,7 +38,7 @@ final class TaskJson {
   /** A task showing the status given ({@code waiting} for a runnable task awaiting a signal). */
   static void task(JsonGenerator g, Task t, ShownStatus shown) throws IOException {
     g.writeStartObject();
-    taskFields(g, t, shown);
+    taskFields(g, t, shown, true);
     g.writeEndObject();
   }
 
@@ -56,7 +56,7 @@ final class TaskJson {
   static void taskWithHistory(JsonGenerator g, Task t, ShownStatus shown,
       List<Transition> history) throws IOException {
     g.writeStartObject();
-    taskFields(g, t, shown);
+    taskFields(g, t, shown, true);
     g.writeFieldName("history");
     history(g, history);
     g.writeEndObject();
@@ -101,8 +101,15 @@ final class TaskJson {
       g.writeNumberField(c.getKey().word(), c.getValue());
     }
     g.writeEndObject();
-    g.writeFieldName("tasks");
-    tasks(g, tasks, shown);
+    // Without contexts: a refresh reads up to 1,000 tasks, and their contexts (up to 1 MiB
+    // each) would be most of what it carries; `fsm show` has each task's.
+    g.writeArrayFieldStart("tasks");
+    for (Task t : tasks) {
+      g.writeStartObject();
+      taskFields(g, t, shown.apply(t), false);
+      g.writeEndObject();
+    }
+    g.writeEndArray();
     g.writeEndObject();
   }
 
@@ -255,15 +262,17 @@ final class TaskJson {
     g.writeEndObject();
   }
 
-  private static void taskFields(JsonGenerator g, Task t, ShownStatus shown)
+  private static void taskFields(JsonGenerator g, Task t, ShownStatus shown, boolean context)
       throws IOException {
     g.writeStringField("id", t.id());
     g.writeStringField("machine", t.machine());
     g.writeStringField("version", t.version());
     g.writeStringField("state", t.state());
     g.writeStringField("status", shown.word());
-    g.writeFieldName("context");
-    JsonDocument.copy(g, t.context());
+    if (context) {
+      g.writeFieldName("context");
+      JsonDocument.copy(g, t.context());
+    }
     g.writeNumberField("attempt", t.attempt());
     g.writeArrayFieldStart("errors");
     for (TaskError e : t.errors()) {
