@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  *   <li>{@code <ip>}: an IPv4 address;
  *   <li>{@code <hex>}: {@code 0x...}, or 8 or more hex digits with a letter and a digit among
  *       them (hashes, object ids);
+ *   <li>{@code <n>} and its first unit: a duration of several parts as fsm writes them ({@code
+ *       2s6ms} and {@code 1h30m} give {@code <n>s} and {@code <n>h}, as {@code 2s} does);
  *   <li>{@code <id>}: a word of 8 or more letters, digits, {@code _} and {@code -} with a letter
  *       and a digit among them (fsm's task ids, {@code order-0042}, request ids);
  *   <li>{@code <n>}: a number not glued to a letter before it ({@code 3012ms} gives {@code
@@ -45,6 +47,9 @@ public final class ErrorMasks {
       "\\b0[xX][0-9A-Fa-f]+\\b|\\b(?=[0-9A-Fa-f]*\\d)(?=[0-9A-Fa-f]*[A-Fa-f])[0-9A-Fa-f]{8,}\\b");
   private static final Pattern ID = Pattern.compile(
       "(?<![\\w-])(?=[\\w-]*\\d)(?=[\\w-]*[A-Za-z])[A-Za-z0-9][\\w-]{7,}(?![\\w-])");
+  private static final Pattern COMPOUND_DURATION = Pattern.compile(
+      "(?<![A-Za-z0-9_])\\d+(?:\\.\\d+)?([dhms])"
+          + "(?:\\d+(?:\\.\\d+)?(?:ms|[dhms]))+(?![A-Za-z0-9_])");
   private static final Pattern NUMBER = Pattern.compile("(?<![A-Za-z0-9_])\\d+(?:\\.\\d+)?");
 
   private ErrorMasks() {}
@@ -89,6 +94,7 @@ public final class ErrorMasks {
     m = replace(PATH, m, "<path>");
     m = replace(IPV4, m, "<ip>");
     m = replace(HEX, m, "<hex>");
+    m = COMPOUND_DURATION.matcher(m).replaceAll("<n>$1");
     m = replace(ID, m, "<id>");
     return replace(NUMBER, m, "<n>");
   }

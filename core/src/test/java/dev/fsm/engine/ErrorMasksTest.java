@@ -13,6 +13,9 @@ class ErrorMasksTest {
   @CsvSource(delimiter = '|', textBlock = """
       connection to 10.0.0.7:5432 refused after 3012 ms | connection to <ip>:<n> refused after <n> ms
       took 3012ms, limit 2.5s                           | took <n>ms, limit <n>s
+      timed out after p95 = 2s6ms (38 samples)          | timed out after p95 = <n>s (<n> samples)
+      slept 1h30m15s then 1h                            | slept <n>h then <n>h
+      ran 250ms                                         | ran <n>ms
       task 01JDQ8Z5X4K2M9T7V3B6N1C0RE is stuck          | task <id> is stuck
       request 123e4567-e89b-12d3-a456-426614174000 lost  | request <id> lost
       order order-0042 has no address                   | order <id> has no address
