@@ -147,6 +147,10 @@ public final class Send implements Callable<Integer> {
     if (state != null) {
       KnownState.require(control, machine, state);
     }
+    if (options.to() != null) {
+      // Once, rather than the same refusal for every task.
+      KnownState.require(control, machine, options.to());
+    }
     BulkSendReport r = control.sendAll(new TaskSelector(machine, Optional.ofNullable(state),
         Set.copyOf(statuses)), command, options, dryRun);
     String sent = (options.typed() == null ? command.word() : options.typed())
