@@ -68,4 +68,39 @@ class ParkedFaultIT {
             + " again, or `fsm send p-1 error` to fail it (then `fsm send p-1 redrive --to STATE`"
             + " to run it from a state)\n");
   }
+
+  @Test
+  void aTaskParkedInAStateItsVersionLacksIsToldToFailAndRedriveNotToRetry() throws IOException {
+    Path machines = Files.createDirectories(dir.resolve("machines"));
+    Files.writeString(machines.resolve("job.yaml"), """
+        machine: job
+        states:
+          a:
+            on: {go: b}
+          b:
+            on: {go: done}
+          done: {final: completed}
+        """);
+    StoreCommands fsm = new StoreCommands(dir, "store");
+    fsm.ok("start", "job", "--id", "u-1");
+    fsm.ok("signal", "u-1", "go");
+    Files.writeString(machines.resolve("job.yaml"), """
+        machine: job
+        upgrade: upgrade
+        states:
+          a:
+            on: {go: done}
+          done: {final: completed}
+        """);
+    fsm.ok("upgrade", "job");
+
+    String shown = fsm.ok("show", "u-1").out();
+    assertThat(shown).contains("status    fault (parked)\n")
+        .contains("parked    waiting for an operator: its state is not in its machine version,"
+            + " so `fsm send u-1 error` to fail it, then `fsm send u-1 redrive --to STATE` to run"
+            + " it from a state that is\n");
+    fsm.ok("send", "u-1", "error");
+    fsm.ok("send", "u-1", "redrive", "--to", "a");
+    assertThat(fsm.ok("show", "u-1").out()).contains("state     a\n");
+  }
 }

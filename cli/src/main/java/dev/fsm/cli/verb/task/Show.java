@@ -49,11 +49,13 @@ public final class Show implements Callable<Integer> {
     List<Transition> history;
     String version;
     ShownStatus shown;
+    boolean stateKnown;
     try (Operations control = TaskAccess.open(global, "fsm show", false)) {
       task = TaskIdPrefix.resolve(control, id);
       history = control.history(task.id());
       version = TaskText.version(control, task);
       shown = new ShownStatuses(control::versions).of(task);
+      stateKnown = !TaskText.isParked(task) || TaskText.stateInVersion(control, task);
     }
     if (global.json()) {
       JsonDocument.print(out, g -> TaskJson.taskWithHistory(g, task, shown, history));
@@ -67,7 +69,7 @@ public final class Show implements Callable<Integer> {
       field(out, style, "pausing", TaskText.pausing(task.pausing()));
     }
     if (TaskText.isParked(task)) {
-      field(out, style, "parked", TaskText.parked(task));
+      field(out, style, "parked", TaskText.parked(task, stateKnown));
     }
     field(out, style, "state", task.state());
     field(out, style, "machine", version);

@@ -8,6 +8,8 @@ import dev.fsm.task.Pausing;
 import dev.fsm.task.ShownStatus;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
+import dev.fsm.yaml.MachineReader;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -50,10 +52,27 @@ final class TaskText {
   }
 
   /** What an operator can do with a parked task. */
-  static String parked(Task task) {
+  static String parked(Task task, boolean stateInVersion) {
+    String fail = "`fsm send " + task.id() + " error` to fail it";
+    String redrive = "`fsm send " + task.id() + " redrive --to STATE`";
+    if (!stateInVersion) {
+      // Trying again would find the same missing state and park it again.
+      return "waiting for an operator: its state is not in its machine version, so " + fail
+          + ", then " + redrive + " to run it from a state that is";
+    }
     return "waiting for an operator: `fsm send " + task.id() + " sleep --until now` to try"
-        + " again, or `fsm send " + task.id() + " error` to fail it (then `fsm send " + task.id()
-        + " redrive --to STATE` to run it from a state)";
+        + " again, or " + fail + " (then " + redrive + " to run it from a state)";
+  }
+
+  /** Whether the task's pinned machine version declares its state (true when unknown). */
+  static boolean stateInVersion(Operations control, Task t) {
+    for (MachineVersion v : control.versions(t.machine())) {
+      if (v.version().equals(t.version())) {
+        return MachineReader.read(Path.of(v.machine() + ".yaml"), v.definition()).machine()
+            .map(m -> m.stateNames().contains(t.state())).orElse(true);
+      }
+    }
+    return true;
   }
 
   /** A status word, coloured by how it stands: ended well, ended badly, or needs a look. */
