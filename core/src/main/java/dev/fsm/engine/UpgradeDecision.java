@@ -4,7 +4,10 @@ package dev.fsm.engine;
  * What {@code fsm upgrade} does to one unfinished task of an older version.
  *
  * @param kind what happens
- * @param missingState for {@link Kind#FAULT}: the task's state, which the new version lacks
+ * @param missingState for {@link Kind#FAULT}: the task's state, which the new version lacks; for
+ *     {@link Kind#MOVE_AFTER_ATTEMPT}: a state the new version lacks that the running attempt's
+ *     outcome may leave it in under the old version's edges (its own state, or where an edge
+ *     leads), so that it goes to fault when it moves; null when there is none
  */
 public record UpgradeDecision(Kind kind, String missingState) {
 

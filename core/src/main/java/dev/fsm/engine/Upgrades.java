@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,13 +40,37 @@ public final class Upgrades {
    */
   public static UpgradeDecision decide(Task task, Machine target, UpgradeStrategy strategy,
       boolean running) {
+    return decide(task, null, target, strategy, running);
+  }
+
+  /**
+   * As {@link #decide(Task, Machine, UpgradeStrategy, boolean)}, with the task's own version
+   * {@code from} (null when not known), which says where a running attempt's outcome may go.
+   */
+  public static UpgradeDecision decide(Task task, Machine from, Machine target,
+      UpgradeStrategy strategy, boolean running) {
     return switch (strategy) {
       case CONTINUE -> UpgradeDecision.of(UpgradeDecision.Kind.CONTINUE);
       case ABORT -> UpgradeDecision.of(UpgradeDecision.Kind.ABORT);
-      case UPGRADE -> running ? UpgradeDecision.of(UpgradeDecision.Kind.MOVE_AFTER_ATTEMPT)
+      case UPGRADE -> running
+          ? new UpgradeDecision(UpgradeDecision.Kind.MOVE_AFTER_ATTEMPT,
+              missingAfterAttempt(task, from, target))
           : target.state(task.state()).isPresent() ? UpgradeDecision.of(UpgradeDecision.Kind.MOVE)
               : new UpgradeDecision(UpgradeDecision.Kind.FAULT, task.state());
     };
+  }
+
+  /**
+   * The first, by name, of the states a running attempt's outcome may leave the task in under
+   * {@code from} (its own, or one its edges lead to) that {@code target} lacks; null for none.
+   */
+  private static String missingAfterAttempt(Task task, Machine from, Machine target) {
+    TreeSet<String> after = new TreeSet<>();
+    after.add(task.state());
+    if (from != null) {
+      from.state(task.state()).ifPresent(s -> after.addAll(s.on().values()));
+    }
+    return after.stream().filter(s -> target.state(s).isEmpty()).findFirst().orElse(null);
   }
 
   /**

@@ -1,7 +1,9 @@
 package dev.fsm.operations;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What {@code fsm upgrade} did (or, in a dry run, would do) to a machine's older tasks.
@@ -29,14 +31,19 @@ public record UpgradeReport(String machine, int number, String version, boolean 
    * @param continued tasks that keep it
    * @param moved tasks moved to the new version
    * @param movingAfterAttempt running tasks that move once their attempt is recorded
+   * @param mayFault of those, the ones whose outcome may leave them in a state the new version
+   *     lacks, by that state (the first by name, for each task)
    * @param faulted tasks parked in fault, by the state the new version lacks
    * @param aborted tasks killed
    */
   public record FromVersion(int number, String version, int continued, int moved,
-      int movingAfterAttempt, Map<String, Integer> faulted, int aborted) {
+      int movingAfterAttempt, Map<String, Integer> mayFault, Map<String, Integer> faulted,
+      int aborted) {
 
     public FromVersion {
-      faulted = Map.copyOf(faulted);
+      // In state order, so the plan reads the same every time.
+      mayFault = Collections.unmodifiableSortedMap(new TreeMap<>(mayFault));
+      faulted = Collections.unmodifiableSortedMap(new TreeMap<>(faulted));
     }
 
     /** Every unfinished task of this version that the upgrade looked at. */

@@ -87,7 +87,8 @@ final class UpgradeRun {
           }
           Tally tally = tallies.computeIfAbsent(from.number(), n -> new Tally(from));
           if (dryRun) {
-            tally.add(Upgrades.decide(task, target, strategy, task.leaseAt(now).isPresent()));
+            tally.add(Upgrades.decide(task, machines.machine(name, from.version()), target,
+                strategy, task.leaseAt(now).isPresent()));
           } else {
             older.add(task);
           }
@@ -120,6 +121,8 @@ final class UpgradeRun {
     if (strategy == UpgradeStrategy.CONTINUE) {
       return Optional.of(UpgradeDecision.of(Kind.CONTINUE));
     }
+    // Read before the update: reading a version may ask the store, which must not nest.
+    Machine old = machines.machine(from.machine(), from.version());
     UpgradeDecision[] decided = new UpgradeDecision[1];
     Task after;
     try {
@@ -129,7 +132,7 @@ final class UpgradeRun {
           throw new AlreadyDone();
         }
         boolean running = t.leaseAt(now).isPresent();
-        UpgradeDecision d = Upgrades.decide(t, target, strategy, running);
+        UpgradeDecision d = Upgrades.decide(t, old, target, strategy, running);
         decided[0] = d;
         return switch (d.kind()) {
           case ABORT -> Upgrades.abort(t, from, to, now, operator);
@@ -187,6 +190,7 @@ final class UpgradeRun {
     int moved;
     int later;
     int aborted;
+    final Map<String, Integer> mayFault = new TreeMap<>();
     final Map<String, Integer> faulted = new TreeMap<>();
 
     Tally(MachineVersion version) {
@@ -197,7 +201,12 @@ final class UpgradeRun {
       switch (d.kind()) {
         case CONTINUE -> continued++;
         case MOVE -> moved++;
-        case MOVE_AFTER_ATTEMPT -> later++;
+        case MOVE_AFTER_ATTEMPT -> {
+          later++;
+          if (d.missingState() != null) {
+            mayFault.merge(d.missingState(), 1, Integer::sum);
+          }
+        }
         case FAULT -> faulted.merge(d.missingState(), 1, Integer::sum);
         case ABORT -> aborted++;
         default -> throw new IllegalStateException("unknown decision " + d);
@@ -211,7 +220,7 @@ final class UpgradeRun {
 
     UpgradeReport.FromVersion report() {
       return new UpgradeReport.FromVersion(version.number(), version.version(), continued, moved,
-          later, faulted, aborted);
+          later, mayFault, faulted, aborted);
     }
   }
 }

@@ -83,9 +83,10 @@ final class Samples {
 
   static UpgradeReport upgrade(boolean dryRun) {
     return new UpgradeReport("order", 3, "0123456789ab", !dryRun, "upgrade",
-        List.of(new UpgradeReport.FromVersion(1, "ba9876543210", 0, 4, 1,
+        List.of(new UpgradeReport.FromVersion(1, "ba9876543210", 0, 4, 1, Map.of("ship", 1),
             Map.of("pay", 2, "ünïcødé", 1), 0),
-            new UpgradeReport.FromVersion(2, "abcdefabcdef", 1, 0, 0, Map.of(), 0)), dryRun);
+            new UpgradeReport.FromVersion(2, "abcdefabcdef", 1, 0, 0, Map.of(), Map.of(), 0)),
+        dryRun);
   }
 
   static List<VersionCount> versionCounts() {

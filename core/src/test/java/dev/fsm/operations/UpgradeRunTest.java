@@ -100,7 +100,7 @@ class UpgradeRunTest {
     assertThat(plan.registered()).isTrue();
     assertThat(plan.number()).isEqualTo(2);
     assertThat(plan.older()).containsExactly(new UpgradeReport.FromVersion(1,
-        MachineVersion.idOf(V1), 0, 3, 0, Map.of(), 0));
+        MachineVersion.idOf(V1), 0, 3, 0, Map.of(), Map.of(), 0));
     assertThat(store.versions("order")).hasSize(1);
     assertThat(store.get("a").orElseThrow().version()).isEqualTo(MachineVersion.idOf(V1));
     assertThat(heard).isEmpty();
@@ -117,7 +117,7 @@ class UpgradeRunTest {
     assertThat(new PendingUpgrades(store, machines).mayOwe(store.get("b").orElseThrow()))
         .isTrue();
     assertThat(done.older()).containsExactly(new UpgradeReport.FromVersion(1,
-        MachineVersion.idOf(V1), 0, 1, 1, Map.of("ship", 1), 0));
+        MachineVersion.idOf(V1), 0, 1, 1, Map.of("ship", 1), Map.of("ship", 1), 0));
     assertThat(store.get("a").orElseThrow().version()).isEqualTo(v2);
     assertThat(store.get("b").orElseThrow().version()).as("running").isNotEqualTo(v2);
     Task c = store.get("c").orElseThrow();
@@ -128,7 +128,8 @@ class UpgradeRunTest {
     UpgradeReport again = operations.upgrade(source(v2("upgrade")), false);
     assertThat(again.registered()).isFalse();
     assertThat(again.older()).as("b is marked already").containsExactly(
-        new UpgradeReport.FromVersion(1, MachineVersion.idOf(V1), 0, 0, 1, Map.of(), 0));
+        new UpgradeReport.FromVersion(1, MachineVersion.idOf(V1), 0, 0, 1, Map.of("ship", 1),
+            Map.of(), 0));
     assertThat(store.history("b").stream().filter(t -> t.event().equals("upgrade")))
         .as("marked once").hasSize(1);
 

@@ -38,6 +38,11 @@ public final class UpgradeReportCodec implements Codec<UpgradeReport> {
       g.writeNumberField("continued", v.continued());
       g.writeNumberField("moved", v.moved());
       g.writeNumberField("movingAfterAttempt", v.movingAfterAttempt());
+      g.writeObjectFieldStart("mayFault");
+      for (Map.Entry<String, Integer> e : v.mayFault().entrySet()) {
+        g.writeNumberField(e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
       g.writeObjectFieldStart("faulted");
       for (Map.Entry<String, Integer> e : v.faulted().entrySet()) {
         g.writeNumberField(e.getKey(), e.getValue());
@@ -87,6 +92,7 @@ public final class UpgradeReportCodec implements Codec<UpgradeReport> {
     int continued = 0;
     int moved = 0;
     int later = 0;
+    Map<String, Integer> mayFault = new TreeMap<>();
     Map<String, Integer> faulted = new TreeMap<>();
     int aborted = 0;
     while (nextField(p)) {
@@ -96,6 +102,12 @@ public final class UpgradeReportCodec implements Codec<UpgradeReport> {
         case "continued" -> continued = p.getIntValue();
         case "moved" -> moved = p.getIntValue();
         case "movingAfterAttempt" -> later = p.getIntValue();
+        case "mayFault" -> {
+          Wire.expect(p, JsonToken.START_OBJECT);
+          while (nextField(p)) {
+            mayFault.put(p.currentName(), p.getIntValue());
+          }
+        }
         case "faulted" -> {
           Wire.expect(p, JsonToken.START_OBJECT);
           while (nextField(p)) {
@@ -106,7 +118,7 @@ public final class UpgradeReportCodec implements Codec<UpgradeReport> {
         default -> p.skipChildren();
       }
     }
-    return new UpgradeReport.FromVersion(number, version, continued, moved, later, faulted,
-        aborted);
+    return new UpgradeReport.FromVersion(number, version, continued, moved, later, mayFault,
+        faulted, aborted);
   }
 }

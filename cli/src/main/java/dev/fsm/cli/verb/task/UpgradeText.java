@@ -52,7 +52,8 @@ final class UpgradeText {
     if (f.movingAfterAttempt() > 0) {
       boolean one = f.movingAfterAttempt() == 1;
       parts.add(tasks(f.movingAfterAttempt()) + (dry ? " would move" : one ? " moves" : " move")
-          + " to " + to + " when " + (one ? "its" : "their") + " running attempt ends");
+          + " to " + to + " when " + (one ? "its" : "their") + " running attempt ends"
+          + mayFault(f, to, one));
     }
     for (Map.Entry<String, Integer> e : f.faulted().entrySet()) {
       parts.add(tasks(e.getValue()) + (dry ? " would go" : " went") + " to fault (state `"
@@ -62,6 +63,23 @@ final class UpgradeText {
       parts.add(tasks(f.aborted()) + (dry ? " would be aborted" : " aborted"));
     }
     return parts;
+  }
+
+  /**
+   * Of the tasks moving after their attempt, those whose outcome may leave them in a state the
+   * new version lacks, where they go to fault: the plan says so, so no one is surprised.
+   */
+  private static String mayFault(UpgradeReport.FromVersion f, String to, boolean one) {
+    if (f.mayFault().isEmpty()) {
+      return "";
+    }
+    int n = f.mayFault().values().stream().mapToInt(Integer::intValue).sum();
+    List<String> states = new ArrayList<>();
+    f.mayFault().forEach((state, count) -> states.add("`" + state + "`"
+        + (f.mayFault().size() > 1 ? " (" + count + ")" : "")));
+    return " (" + (one ? "it" : n == f.movingAfterAttempt() ? "all of them" : n + " of them")
+        + " may then go to fault: the outcome may leave " + (one ? "it" : "them") + " in "
+        + String.join(", ", states) + ", which " + to + " lacks)";
   }
 
   private static String tasks(int n) {
@@ -84,6 +102,11 @@ final class UpgradeText {
       g.writeNumberField("continue", f.continued());
       g.writeNumberField("move", f.moved());
       g.writeNumberField("move_after_attempt", f.movingAfterAttempt());
+      g.writeObjectFieldStart("move_after_attempt_may_fault");
+      for (Map.Entry<String, Integer> e : f.mayFault().entrySet()) {
+        g.writeNumberField(e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
       g.writeObjectFieldStart("fault");
       for (Map.Entry<String, Integer> e : f.faulted().entrySet()) {
         g.writeNumberField(e.getKey(), e.getValue());
