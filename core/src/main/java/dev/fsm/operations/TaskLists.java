@@ -84,8 +84,9 @@ final class TaskLists {
   static List<Task> recentlyChanged(Store store, TaskQuery filter) {
     ShownStatuses shown = splitsRunnable(filter.statuses())
         ? new ShownStatuses(store::versions) : null;
+    // Four times as many when a shown status is asked for: enough, bounded, under the lock.
     List<Task> found = store.recentlyChanged(shown == null ? filter
-        : filter.withLimit(Math.max(filter.limit(), ListPages.MAX_REQUEST)));
+        : filter.withLimit((int) Math.min(4L * filter.limit(), ListPages.MAX_REQUEST)));
     List<Task> kept = new ArrayList<>(Math.min(found.size(), filter.limit()));
     for (Task t : found) {
       if (shown == null || filter.statuses().contains(shown.of(t))) {
