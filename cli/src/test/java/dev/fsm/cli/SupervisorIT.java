@@ -201,8 +201,9 @@ class SupervisorIT {
           .isBefore(leaseEnd);
       Await.until("the runner to say why", Duration.ofSeconds(5),
           () -> runner.err().contains("lease could not be renewed"));
-      assertThat(runner.err()).contains("fsm run: lease could not be renewed (store unreachable"
-          + " or too slow): stopping 1 running action(s) before it ends, in 800 ms; their tasks"
+      assertThat(runner.err()).contains("fsm run: lease could not be renewed in time (the store"
+          + " was unreachable or slow to answer, or this process got too little CPU; a longer"
+          + " --lease gives both more room): stopping 1 running action(s) before it ends, in 800 ms; their tasks"
           + " run again once claimed");
       assertThat(runner.alive()).as("the runner rides the outage out").isTrue();
     } finally {

@@ -227,8 +227,11 @@ final class LeaseGuard implements AutoCloseable {
       wakeFor = unfenced.isEmpty() ? 0 : unfenced.first();
     }
     if (!stop.isEmpty()) {
-      listener.problem(RunListener.Topic.LEASE, "lease could not be renewed (store unreachable"
-          + " or too slow): stopping " + stop.size() + " running action(s) before it ends, in "
+      // Not always the store: a runner starved of CPU (JVMs starting together on few cores)
+      // misses its renewals as surely, and the user should look at both.
+      listener.problem(RunListener.Topic.LEASE, "lease could not be renewed in time (the store"
+          + " was unreachable or slow to answer, or this process got too little CPU; a longer"
+          + " --lease gives both more room): stopping " + stop.size() + " running action(s) before it ends, in "
           + TimeUnit.NANOSECONDS.toMillis(grace.toNanos() + margin) + " ms; their tasks run"
           + " again once claimed");
       stop.forEach(a -> a.stop(Attempt.StopReason.LEASE_LOST));

@@ -104,8 +104,9 @@ class LeaseGuardTest {
     assertThat(a.stopReason()).isEqualTo(Attempt.StopReason.LEASE_LOST);
     assertThat(b.stopReason()).as("every attempt, b's lease too")
         .isEqualTo(Attempt.StopReason.LEASE_LOST);
-    assertThat(problems).containsExactly("lease could not be renewed (store unreachable or too"
-        + " slow): stopping 2 running action(s) before it ends, in 800 ms; their tasks run again"
+    assertThat(problems).containsExactly("lease could not be renewed in time (the store was"
+        + " unreachable or slow to answer, or this process got too little CPU; a longer --lease"
+        + " gives both more room): stopping 2 running action(s) before it ends, in 800 ms; their tasks run again"
         + " once claimed");
     assertThat(guard.fencing()).isTrue();
 
