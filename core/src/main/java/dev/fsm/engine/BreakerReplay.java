@@ -31,7 +31,7 @@ public final class BreakerReplay {
     Instant from = now.minus(m.breaker().window()).minus(m.breaker().cooldown()
         .multipliedBy(BreakerPolicy.MAX_COOLDOWN_FACTOR));
     List<Transition> ended = new ArrayList<>();
-    NewestHistories.read(store, m.name(), TASKS, history -> {
+    NewestHistories.read(store, m.name(), TASKS, 1, history -> {
       for (Transition t : history) {
         if (!t.time().isBefore(from) && !t.time().isAfter(now)
             && AttemptResult.of(t, m.states().get(t.from())) != AttemptResult.NONE) {

@@ -20,7 +20,12 @@ final class NewestHistories {
   private static final int BATCH = 16;
   /** Entries read at most in all: a sample of recent work, not all of it. */
   static final long MAX_ENTRIES = 250_000;
-  /** Tasks looked at, with or without a history, per history wanted at most. */
+  /**
+   * Tasks looked at, with or without a history, per history wanted at most, by {@code fsm
+   * stats}: a runner seeding its breakers and timeouts looks at no more than it wants, as each
+   * seed holds up a claim or a worker (five times as many made a fresh 20,000-task bench's
+   * runner 10% slower).
+   */
   static final int PASSED_OVER = 5;
 
   private NewestHistories() {}
@@ -29,16 +34,18 @@ final class NewestHistories {
    * Hands the history of each of the machine's tasks that has one, newest task first, to {@code
    * each} until it returns false, {@code maxTasks} histories have been read, or they held {@link
    * #MAX_ENTRIES} entries. Tasks with no history yet (a backlog just started) are passed over
-   * and not counted, so they never hide the work before them; at most {@link #PASSED_OVER} times
-   * {@code maxTasks} tasks are looked at in all.
+   * and not counted, so they hide less of the work before them; at most {@code lookFactor}
+   * times {@code maxTasks} tasks are looked at in all ({@link #PASSED_OVER} for a reader that
+   * may take its time, 1 for one that must not).
    *
    * @return how many histories were read
    */
-  static int read(Store store, String machine, int maxTasks, Predicate<List<Transition>> each) {
+  static int read(Store store, String machine, int maxTasks, int lookFactor,
+      Predicate<List<Transition>> each) {
     Optional<String> after = Optional.empty();
     int read = 0;
     long looked = 0;
-    long lookAtMost = (long) maxTasks * PASSED_OVER;
+    long lookAtMost = (long) maxTasks * lookFactor;
     long entries = 0;
     while (read < maxTasks && looked < lookAtMost) {
       int size = (int) Math.min(PAGE, lookAtMost - looked);

@@ -41,7 +41,7 @@ final class RecentSuccesses {
    */
   static List<Duration> read(Store store, String machine, State state, int samples, int tasks) {
     NewestDurations newest = new NewestDurations(samples);
-    NewestHistories.read(store, machine, tasks, history -> {
+    NewestHistories.read(store, machine, tasks, 1, history -> {
       for (Transition t : history) {
         if (t.from().equals(state.name())
             && AttemptResult.of(t, state) == AttemptResult.SUCCEEDED) {

@@ -105,7 +105,7 @@ public final class StateStatistics {
       int sampledTasks, Map<String, DurationSamples> samples,
       Map<String, DurationSamples> recent, Map<String, long[]> attemptsAndErrors) {
     Map<String, NewestDurations> successes = new LinkedHashMap<>();
-    NewestHistories.read(store, machine, sampledTasks, history -> {
+    NewestHistories.read(store, machine, sampledTasks, NewestHistories.PASSED_OVER, history -> {
       for (Transition t : history) {
         AttemptResult result = AttemptResult.of(t, states.get(t.from()));
         if (result == AttemptResult.NONE) {

@@ -33,7 +33,7 @@ class NewestHistoriesTest {
       store.restore(tasks);
 
       List<String> read = new ArrayList<>();
-      int n = NewestHistories.read(store, "loop", 2_000, h -> {
+      int n = NewestHistories.read(store, "loop", 2_000, 1, h -> {
         read.add(h.get(0).by());
         return true;
       });
@@ -58,12 +58,16 @@ class NewestHistoriesTest {
       store.restore(tasks);
 
       List<String> reasons = new ArrayList<>();
-      int n = NewestHistories.read(store, "loop", 100, h -> reasons.add(h.get(0).reason()));
+      int n = NewestHistories.read(store, "loop", 100, NewestHistories.PASSED_OVER,
+          h -> reasons.add(h.get(0).reason()));
 
       assertThat(n).isEqualTo(10);
       assertThat(reasons).hasSize(10).containsOnly("down");
       // Past PASSED_OVER tasks per history wanted, it stops looking.
-      assertThat(NewestHistories.read(store, "loop", 50, h -> true)).isZero();
+      assertThat(NewestHistories.read(store, "loop", 50, NewestHistories.PASSED_OVER, h -> true))
+          .isZero();
+      // A reader that must not take its time looks at no more tasks than it wants.
+      assertThat(NewestHistories.read(store, "loop", 300, 1, h -> true)).isZero();
     }
   }
 
