@@ -14,6 +14,7 @@ import dev.fsm.engine.Step;
 import dev.fsm.engine.TaskIds;
 import dev.fsm.model.Machine;
 import dev.fsm.store.ErrorQuery;
+import dev.fsm.store.BreakerNews;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Ownership;
 import dev.fsm.store.PurgeQuery;
@@ -253,10 +254,11 @@ public final class StoreOperations implements Operations {
         // The runner this process is has not needed this machine's breaker yet.
         out.add(MachineBreaker.closed(name));
       } else {
-        // No runner here: as the recent attempts of every runner leave it, which is what a
-        // runner starting now would hold (on PostgreSQL, what the runners hold, as no runner
-        // answers a command there). Not in a runner, whose metrics ask every few seconds.
-        out.add(shown(name, replayed(newest.get(), now), now));
+        // No runner here: on PostgreSQL, as the runners last announced it while they hold it
+        // open; else as the recent attempts of every runner leave it, which is what a runner
+        // starting now would hold. Not in a runner, whose metrics ask every few seconds.
+        out.add(announced(name, newest.get(), now)
+            .orElseGet(() -> shown(name, replayed(newest.get(), now), now)));
       }
     }
     return out;
@@ -265,6 +267,30 @@ public final class StoreOperations implements Operations {
   private static MachineBreaker shown(String name, Breaker breaker, Instant now) {
     Breaker.Status s = breaker.status(now);
     return new MachineBreaker(name, s.phase().word(), s.errorRate(), s.attempts(), s.until());
+  }
+
+  /**
+   * The breaker as the runners of a shared store last announced it, while that says open (or
+   * half-open, once the cooldown ended and a probe may be under way) and is no older than the
+   * machine's window past its cooldown: a replay of the histories does not restart its count at
+   * each close as the runners' breakers do, so it could show closed what they hold open.
+   */
+  private Optional<MachineBreaker> announced(String name, Machine m, Instant now) {
+    Optional<BreakerNews> news;
+    try {
+      news = store.breakerNews(name);
+    } catch (FsmException e) {
+      return Optional.empty();
+    }
+    if (news.isEmpty() || !news.get().open() || news.get().until() == null
+        || now.isAfter(news.get().until().plus(m.breaker().window()))) {
+      return Optional.empty();
+    }
+    BreakerNews n = news.get();
+    boolean open = now.isBefore(n.until());
+    return Optional.of(new MachineBreaker(name,
+        (open ? Breaker.Phase.OPEN : Breaker.Phase.HALF_OPEN).word(), n.errorRate(),
+        n.attempts(), open ? n.until() : null));
   }
 
   /** The machine's breaker with its recent attempts replayed (closed, if they cannot be read). */

@@ -239,6 +239,15 @@ public interface Store extends AutoCloseable {
    */
   default void announce(BreakerNews news) {}
 
+  /**
+   * The latest breaker news any runner announced for {@code machine} ({@link #announce}), for a
+   * process with no runner of its own to show what the runners hold; empty where none is kept
+   * (a store one process owns, whose runner answers for its breakers itself).
+   */
+  default Optional<BreakerNews> breakerNews(String machine) {
+    return Optional.empty();
+  }
+
   /** Closes the store, after everything acknowledged is on disk. */
   @Override
   void close();

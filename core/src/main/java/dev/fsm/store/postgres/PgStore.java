@@ -52,6 +52,7 @@ public final class PgStore implements Store {
   private final PgVersions versions;
   private final PgPurge purges;
   private final PgListener listener;
+  private final PgBreakers breakers;
   private final PgRunners runners;
   private final Clock clock;
 
@@ -73,6 +74,7 @@ public final class PgStore implements Store {
     this.purges = new PgPurge(tables, reads);
     this.listener = new PgListener(url, tables, origin);
     this.runners = new PgRunners(tables, opened.version());
+    this.breakers = new PgBreakers(url.schema(), opened.version());
     // The server's time, ticking in microseconds as the server keeps times.
     this.clock = Clock.tick(Clock.offset(Clock.systemUTC(), opened.offset()),
         Duration.ofNanos(1_000));
@@ -280,8 +282,14 @@ public final class PgStore implements Store {
   public void announce(BreakerNews news) {
     ops.statements("tell the other runners about a breaker", c -> {
       writes.announce(c, news);
+      breakers.write(c, news);
       return null;
     });
+  }
+
+  @Override
+  public Optional<BreakerNews> breakerNews(String machine) {
+    return ops.statements("read a machine's breaker", c -> breakers.latest(c, machine));
   }
 
   /** True once {@link #listen} hears the channel (tests wait for it before notifying). */

@@ -170,6 +170,18 @@ class PgStoreTest {
   }
 
   @Test
+  void theLatestBreakerNewsOfAMachineIsKeptForAnotherInstanceToRead() {
+    assertThat(b.breakerNews("bank")).isEmpty();
+    Instant until = Instant.parse("2030-01-01T00:00:30Z");
+    a.announce(new BreakerNews("bank", true, until, Duration.ofSeconds(30), 0.75, 8));
+    assertThat(b.breakerNews("bank")).contains(
+        new BreakerNews("bank", true, until, Duration.ofSeconds(30), 0.75, 8));
+    a.announce(BreakerNews.closed("bank"));
+    assertThat(b.breakerNews("bank")).contains(BreakerNews.closed("bank"));
+    assertThat(b.breakerNews("other")).isEmpty();
+  }
+
+  @Test
   void aRunnerWhoseLeaseAnotherInstanceTookCannotRecord() {
     a.create(List.of(runnable("t1", T0)));
     Task mine = a.claim("ra", 1, T0, LEASE).get(0);
