@@ -28,8 +28,18 @@ public final class BreakerReplay {
    * @throws RuntimeException as the store's reads do
    */
   public static Breaker into(Breaker breaker, Store store, Machine m, Instant now) {
-    Instant from = now.minus(m.breaker().window()).minus(m.breaker().cooldown()
+    return into(breaker, store, m, now, Instant.MIN);
+  }
+
+  /**
+   * As {@link #into(Breaker, Store, Machine, Instant)}, with only the attempts that ended at or
+   * after {@code since}: those after the runners' breaker last closed, as its count restarted.
+   */
+  public static Breaker into(Breaker breaker, Store store, Machine m, Instant now,
+      Instant since) {
+    Instant window = now.minus(m.breaker().window()).minus(m.breaker().cooldown()
         .multipliedBy(BreakerPolicy.MAX_COOLDOWN_FACTOR));
+    Instant from = since.isAfter(window) ? since : window;
     List<Transition> ended = new ArrayList<>();
     NewestHistories.read(store, m.name(), TASKS, 1, history -> {
       for (Transition t : history) {

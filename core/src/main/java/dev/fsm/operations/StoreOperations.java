@@ -14,6 +14,7 @@ import dev.fsm.engine.Step;
 import dev.fsm.engine.TaskIds;
 import dev.fsm.model.Machine;
 import dev.fsm.store.ErrorQuery;
+import dev.fsm.store.AnnouncedBreaker;
 import dev.fsm.store.BreakerNews;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.Ownership;
@@ -255,10 +256,13 @@ public final class StoreOperations implements Operations {
         out.add(MachineBreaker.closed(name));
       } else {
         // No runner here: on PostgreSQL, as the runners last announced it while they hold it
-        // open; else as the recent attempts of every runner leave it, which is what a runner
-        // starting now would hold. Not in a runner, whose metrics ask every few seconds.
-        out.add(announced(name, newest.get(), now)
-            .orElseGet(() -> shown(name, replayed(newest.get(), now), now)));
+        // open; else as the recent attempts of every runner leave it (since the runners' last
+        // close, if they announced one), which is what a runner starting now would hold. Not in
+        // a runner, whose metrics ask every few seconds.
+        Optional<AnnouncedBreaker> news = announcement(name);
+        out.add(open(name, newest.get(), news, now).orElseGet(() -> shown(name,
+            replayed(newest.get(), now, news.filter(a -> !a.news().open())
+                .map(AnnouncedBreaker::at).orElse(Instant.MIN)), now)));
       }
     }
     return out;
@@ -269,19 +273,24 @@ public final class StoreOperations implements Operations {
     return new MachineBreaker(name, s.phase().word(), s.errorRate(), s.attempts(), s.until());
   }
 
+  /** The machine's latest breaker news on a shared store, if it keeps one and can be read. */
+  private Optional<AnnouncedBreaker> announcement(String name) {
+    try {
+      return store.breakerNews(name);
+    } catch (FsmException e) {
+      return Optional.empty();
+    }
+  }
+
   /**
    * The breaker as the runners of a shared store last announced it, while that says open (or
    * half-open, once the cooldown ended and a probe may be under way) and is no older than the
    * machine's window past its cooldown: a replay of the histories does not restart its count at
    * each close as the runners' breakers do, so it could show closed what they hold open.
    */
-  private Optional<MachineBreaker> announced(String name, Machine m, Instant now) {
-    Optional<BreakerNews> news;
-    try {
-      news = store.breakerNews(name);
-    } catch (FsmException e) {
-      return Optional.empty();
-    }
+  private static Optional<MachineBreaker> open(String name, Machine m,
+      Optional<AnnouncedBreaker> announced, Instant now) {
+    Optional<BreakerNews> news = announced.map(AnnouncedBreaker::news);
     if (news.isEmpty() || !news.get().open() || news.get().until() == null
         || now.isAfter(news.get().until().plus(m.breaker().window()))) {
       return Optional.empty();
@@ -293,10 +302,13 @@ public final class StoreOperations implements Operations {
         n.attempts(), open ? n.until() : null));
   }
 
-  /** The machine's breaker with its recent attempts replayed (closed, if they cannot be read). */
-  private Breaker replayed(Machine m, Instant now) {
+  /**
+   * The machine's breaker with its attempts since {@code since} and within its window replayed
+   * (closed, if they cannot be read).
+   */
+  private Breaker replayed(Machine m, Instant now, Instant since) {
     try {
-      return BreakerReplay.into(new Breaker(m.breaker()), store, m, now);
+      return BreakerReplay.into(new Breaker(m.breaker()), store, m, now, since);
     } catch (FsmException e) {
       return new Breaker(m.breaker());
     }

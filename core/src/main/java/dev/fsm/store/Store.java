@@ -244,7 +244,7 @@ public interface Store extends AutoCloseable {
    * process with no runner of its own to show what the runners hold; empty where none is kept
    * (a store one process owns, whose runner answers for its breakers itself).
    */
-  default Optional<BreakerNews> breakerNews(String machine) {
+  default Optional<AnnouncedBreaker> breakerNews(String machine) {
     return Optional.empty();
   }
 

@@ -1,5 +1,6 @@
 package dev.fsm.store.postgres;
 
+import dev.fsm.store.AnnouncedBreaker;
 import dev.fsm.store.BreakerNews;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -47,13 +48,13 @@ final class PgBreakers {
     }
   }
 
-  /** The machine's latest news, if any runner announced one. */
-  Optional<BreakerNews> latest(Connection c, String machine) throws SQLException {
+  /** The machine's latest news, if any runner announced one, and when. */
+  Optional<AnnouncedBreaker> latest(Connection c, String machine) throws SQLException {
     if (!kept) {
       return Optional.empty();
     }
     try (PreparedStatement s = c.prepareStatement("SELECT open, until, cooldown_ms, error_rate,"
-        + " attempts FROM " + table + " WHERE machine = ?")) {
+        + " attempts, announced FROM " + table + " WHERE machine = ?")) {
       s.setString(1, machine);
       try (ResultSet r = s.executeQuery()) {
         if (!r.next()) {
@@ -62,9 +63,10 @@ final class PgBreakers {
         Timestamp until = r.getTimestamp(2);
         long cooldown = r.getLong(3);
         boolean noCooldown = r.wasNull();
-        return Optional.of(new BreakerNews(machine, r.getBoolean(1),
+        return Optional.of(new AnnouncedBreaker(new BreakerNews(machine, r.getBoolean(1),
             until == null ? null : until.toInstant(),
-            noCooldown ? null : Duration.ofMillis(cooldown), r.getDouble(4), r.getInt(5)));
+            noCooldown ? null : Duration.ofMillis(cooldown), r.getDouble(4), r.getInt(5)),
+            r.getTimestamp(6).toInstant()));
       }
     }
   }

@@ -1,6 +1,7 @@
 package dev.fsm.store.postgres;
 
 import dev.fsm.FsmException;
+import dev.fsm.store.AnnouncedBreaker;
 import dev.fsm.store.BreakerNews;
 import dev.fsm.store.ClaimLimits;
 import dev.fsm.store.ErrorEntry;
@@ -288,7 +289,7 @@ public final class PgStore implements Store {
   }
 
   @Override
-  public Optional<BreakerNews> breakerNews(String machine) {
+  public Optional<AnnouncedBreaker> breakerNews(String machine) {
     return ops.statements("read a machine's breaker", c -> breakers.latest(c, machine));
   }
 

@@ -3,6 +3,7 @@ package dev.fsm.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fsm.store.AnnouncedBreaker;
 import dev.fsm.store.BreakerNews;
 import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.StoreEvents;
@@ -173,11 +174,14 @@ class PgStoreTest {
   void theLatestBreakerNewsOfAMachineIsKeptForAnotherInstanceToRead() {
     assertThat(b.breakerNews("bank")).isEmpty();
     Instant until = Instant.parse("2030-01-01T00:00:30Z");
-    a.announce(new BreakerNews("bank", true, until, Duration.ofSeconds(30), 0.75, 8));
-    assertThat(b.breakerNews("bank")).contains(
-        new BreakerNews("bank", true, until, Duration.ofSeconds(30), 0.75, 8));
+    BreakerNews open = new BreakerNews("bank", true, until, Duration.ofSeconds(30), 0.75, 8);
+    a.announce(open);
+    assertThat(b.breakerNews("bank")).map(AnnouncedBreaker::news).contains(open);
+    Instant opened = b.breakerNews("bank").orElseThrow().at();
     a.announce(BreakerNews.closed("bank"));
-    assertThat(b.breakerNews("bank")).contains(BreakerNews.closed("bank"));
+    AnnouncedBreaker closed = b.breakerNews("bank").orElseThrow();
+    assertThat(closed.news()).isEqualTo(BreakerNews.closed("bank"));
+    assertThat(closed.at()).as("when it was announced").isAfterOrEqualTo(opened);
     assertThat(b.breakerNews("other")).isEmpty();
   }
 
