@@ -36,16 +36,9 @@ public final class Upgrades {
   /**
    * The decision for an unfinished task of an older version.
    *
+   * @param from the task's own version (null when not known), which says where a running
+   *     attempt's outcome may go
    * @param running true when a runner holds the task's attempt now
-   */
-  public static UpgradeDecision decide(Task task, Machine target, UpgradeStrategy strategy,
-      boolean running) {
-    return decide(task, null, target, strategy, running);
-  }
-
-  /**
-   * As {@link #decide(Task, Machine, UpgradeStrategy, boolean)}, with the task's own version
-   * {@code from} (null when not known), which says where a running attempt's outcome may go.
    */
   public static UpgradeDecision decide(Task task, Machine from, Machine target,
       UpgradeStrategy strategy, boolean running) {

@@ -260,7 +260,7 @@ public final class StoreOperations implements Operations {
         // close, if they announced one), which is what a runner starting now would hold. Not in
         // a runner, whose metrics ask every few seconds.
         Optional<AnnouncedBreaker> news = announcement(name);
-        out.add(open(name, newest.get(), news, now).orElseGet(() -> shown(name,
+        out.add(heldOpen(name, newest.get(), news, now).orElseGet(() -> shown(name,
             replayed(newest.get(), now, news.filter(a -> !a.news().open())
                 .map(AnnouncedBreaker::at).orElse(Instant.MIN)), now)));
       }
@@ -288,7 +288,7 @@ public final class StoreOperations implements Operations {
    * machine's window past its cooldown: a replay of the histories does not restart its count at
    * each close as the runners' breakers do, so it could show closed what they hold open.
    */
-  private static Optional<MachineBreaker> open(String name, Machine m,
+  private static Optional<MachineBreaker> heldOpen(String name, Machine m,
       Optional<AnnouncedBreaker> announced, Instant now) {
     Optional<BreakerNews> news = announced.map(AnnouncedBreaker::news);
     if (news.isEmpty() || !news.get().open() || news.get().until() == null

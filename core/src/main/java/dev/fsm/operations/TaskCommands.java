@@ -102,16 +102,19 @@ final class TaskCommands {
             if (dryRun) {
               List<Transition> history =
                   command.takesTo() ? store.history(task.id()) : List.of();
-              change(task, command, request, to, history);
+              try {
+                change(task, command, request, to, history);
+              } catch (Commands.Refused no) {
+                throw shown(no);
+              }
             } else {
               send(task.id(), command, options, still);
             }
             return Optional.empty();
           } catch (LeftSelection | TaskNotFoundException gone) {
             return null;
-          } catch (Commands.Refused no) {
-            return Optional.of(new BulkSendReport.Refusal(task.id(), shown(no).getMessage()));
           } catch (FsmException e) {
+            // A refusal names the status the task shows with already (send, or above).
             return Optional.of(new BulkSendReport.Refusal(task.id(), e.getMessage()));
           }
         });

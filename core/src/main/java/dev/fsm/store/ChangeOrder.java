@@ -1,5 +1,6 @@
 package dev.fsm.store;
 
+import dev.fsm.task.Task;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,6 +50,17 @@ public final class ChangeOrder {
   /** Task {@code id} is gone (purged). */
   public void removed(String id) {
     latest.remove(id);
+  }
+
+  /**
+   * {@link Store#recentlyChanged} over this order: the tasks {@code read} finds (null for one
+   * no longer there) that the filter selects, without their contexts.
+   */
+  public List<Task> newestTasks(TaskQuery filter, Function<String, Task> read) {
+    return newest(filter.limit(), id -> {
+      Task t = read.apply(id);
+      return t == null ? null : t.withContext("{}");
+    }, filter::matchesStored);
   }
 
   /**

@@ -58,18 +58,18 @@ class UpgradesTest {
     Machine target = machine(V2);
     Task idle = task("pay", TaskStatus.RUNNABLE, T, null);
     Task gone = task("pack", TaskStatus.SLEEPING, T.plusSeconds(60), null);
-    assertThat(Upgrades.decide(idle, target, UpgradeStrategy.CONTINUE, false).kind())
+    assertThat(Upgrades.decide(idle, null, target, UpgradeStrategy.CONTINUE, false).kind())
         .isEqualTo(UpgradeDecision.Kind.CONTINUE);
-    assertThat(Upgrades.decide(gone, target, UpgradeStrategy.CONTINUE, false).kind())
+    assertThat(Upgrades.decide(gone, null, target, UpgradeStrategy.CONTINUE, false).kind())
         .as("continue leaves even a task whose state is gone")
         .isEqualTo(UpgradeDecision.Kind.CONTINUE);
-    assertThat(Upgrades.decide(idle, target, UpgradeStrategy.ABORT, true).kind())
+    assertThat(Upgrades.decide(idle, null, target, UpgradeStrategy.ABORT, true).kind())
         .isEqualTo(UpgradeDecision.Kind.ABORT);
-    assertThat(Upgrades.decide(idle, target, UpgradeStrategy.UPGRADE, false).kind())
+    assertThat(Upgrades.decide(idle, null, target, UpgradeStrategy.UPGRADE, false).kind())
         .isEqualTo(UpgradeDecision.Kind.MOVE);
-    assertThat(Upgrades.decide(gone, target, UpgradeStrategy.UPGRADE, false))
+    assertThat(Upgrades.decide(gone, null, target, UpgradeStrategy.UPGRADE, false))
         .isEqualTo(new UpgradeDecision(UpgradeDecision.Kind.FAULT, "pack"));
-    assertThat(Upgrades.decide(gone, target, UpgradeStrategy.UPGRADE, true).kind())
+    assertThat(Upgrades.decide(gone, null, target, UpgradeStrategy.UPGRADE, true).kind())
         .as("a running attempt is routed by the old edges first")
         .isEqualTo(UpgradeDecision.Kind.MOVE_AFTER_ATTEMPT);
   }

@@ -253,9 +253,7 @@ public final class InMemoryStore implements Store {
   public List<Task> recentlyChanged(TaskQuery filter) {
     synchronized (lock) {
       ensureOpen();
-      return order.newest(filter.limit(),
-          id -> tasks.containsKey(id) ? tasks.get(id).withContext("{}") : null,
-          filter::matchesStored);
+      return order.newestTasks(filter, tasks::get);
     }
   }
 

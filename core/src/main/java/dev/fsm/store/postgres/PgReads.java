@@ -141,19 +141,7 @@ final class PgReads {
   List<Task> list(Connection c, TaskQuery query, boolean lock) throws SQLException {
     List<String> where = new ArrayList<>();
     List<Object> args = new ArrayList<>();
-    query.machine().ifPresent(m -> {
-      where.add("machine = ?");
-      args.add(m);
-    });
-    query.state().ifPresent(st -> {
-      where.add("state = ?");
-      args.add(st);
-    });
-    if (!query.statuses().isEmpty()) {
-      where.add("status = ANY(?)");
-      args.add(c.createArrayOf("text",
-          query.storedStatuses().stream().map(TaskStatus::word).toArray()));
-    }
+    filters(c, query, where, args);
     String key = switch (query.sort()) {
       case ID -> null;
       case CREATED -> "created";
@@ -202,21 +190,12 @@ final class PgReads {
     List<String> where = new ArrayList<>();
     List<Object> args = new ArrayList<>();
     String ofMachine = filter.machine().isPresent() ? " WHERE machine = ?" : "";
+    // The two reads of recent changes come first in the statement.
     filter.machine().ifPresent(m -> {
       args.add(m);
       args.add(m);
-      where.add("machine = ?");
-      args.add(m);
     });
-    filter.state().ifPresent(st -> {
-      where.add("state = ?");
-      args.add(st);
-    });
-    if (!filter.statuses().isEmpty()) {
-      where.add("status = ANY(?)");
-      args.add(c.createArrayOf("text",
-          filter.storedStatuses().stream().map(TaskStatus::word).toArray()));
-    }
+    filters(c, filter, where, args);
     String sql = "WITH recent AS ((SELECT task_id AS rid, time AS at FROM " + tables.transition()
         + ofMachine + " ORDER BY seq DESC LIMIT " + CHANGES_READ + ") UNION ALL (SELECT id, created"
         + " FROM " + tables.task() + ofMachine + " ORDER BY created DESC, id DESC LIMIT "
@@ -237,6 +216,24 @@ final class PgReads {
       }
     }
     return found;
+  }
+
+  /** The query's machine, state and status filters, as conditions and their arguments. */
+  private static void filters(Connection c, TaskQuery query, List<String> where,
+      List<Object> args) throws SQLException {
+    query.machine().ifPresent(m -> {
+      where.add("machine = ?");
+      args.add(m);
+    });
+    query.state().ifPresent(st -> {
+      where.add("state = ?");
+      args.add(st);
+    });
+    if (!query.statuses().isEmpty()) {
+      where.add("status = ANY(?)");
+      args.add(c.createArrayOf("text",
+          query.storedStatuses().stream().map(TaskStatus::word).toArray()));
+    }
   }
 
   List<String> idsStartingWith(Connection c, String prefix, int limit) throws SQLException {

@@ -339,10 +339,7 @@ public final class TaskIndex implements AutoCloseable {
 
   /** See {@link dev.fsm.store.Store#recentlyChanged}: among changes applied since opened. */
   public List<Task> recentlyChanged(TaskQuery filter) {
-    return order.newest(filter.limit(), id -> {
-      Task t = get(id);
-      return t == null ? null : t.withContext("{}");
-    }, filter::matchesStored);
+    return order.newestTasks(filter, this::get);
   }
 
   /** A page of tasks matching the query, in the query's order. */
