@@ -35,6 +35,8 @@ public final class Checkpoints {
   private Thread background;
   /** Tasks purged since the last checkpoint began: space a checkpoint would give back. */
   private final AtomicLong purgedSince = new AtomicLong();
+  /** Checkpoints finished since open: a background one asked for before the last is not due. */
+  private volatile long finished;
 
   public Checkpoints(Path folder, StoreGate gate, Journal journal, TaskIndex index, long minGrowth)
       throws IOException {
@@ -56,6 +58,7 @@ public final class Checkpoints {
       CheckpointReport report = Checkpoint.take(folder, gate, journal, index, () -> stopping);
       coveredBytes = grown;
       threshold = Math.max(minGrowth, report.bytes());
+      finished++;
       return report;
     }
   }
@@ -99,7 +102,8 @@ public final class Checkpoints {
       if (stopping || (background != null && background.isAlive())) {
         return;
       }
-      background = new Thread(this::takeInBackground, "fsm-checkpoint");
+      long askedAfter = finished;
+      background = new Thread(() -> takeInBackground(askedAfter), "fsm-checkpoint");
       background.setDaemon(true);
       background.start();
     }
@@ -141,9 +145,14 @@ public final class Checkpoints {
     Threads.joinUninterruptibly(running);
   }
 
-  private void takeInBackground() {
+  private void takeInBackground(long askedAfter) {
     try {
-      take();
+      synchronized (oneAtATime) {
+        // One asked for by hand ran first and covered what this one was started for.
+        if (finished == askedAfter) {
+          take();
+        }
+      }
     } catch (Checkpoint.CancelledException e) {
       // The store is closing; the old snapshot and the journal still hold everything.
     } catch (IOException | RuntimeException e) {
