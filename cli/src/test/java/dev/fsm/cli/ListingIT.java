@@ -145,6 +145,34 @@ class ListingIT {
   }
 
   @Test
+  void anOperatorsCommandMovesATaskToTheLatestInUpdateOrderWithOrWithoutARunner()
+      throws Exception {
+    for (String id : List.of("old", "mid", "new")) {
+      store().ok("start", "sign", "--id", id);
+    }
+    assertThat(store().ok("ls", "-q", "--sort", "updated", "--reverse").outLines())
+        .containsExactly("new", "mid", "old");
+
+    // No runner: the command opens the store, and the next one reads what it kept.
+    store().ok("send", "old", "pause");
+    assertThat(store().ok("ls", "-q", "--sort", "updated", "--reverse").outLines())
+        .containsExactly("old", "new", "mid");
+    JsonNode old = store().json("show", "old");
+    assertThat(old.get("updated").asText()).isGreaterThan(old.get("state_entered").asText());
+    assertThat(old.get("updated").asText())
+        .isEqualTo(old.get("history").get(old.get("history").size() - 1).get("time").asText());
+
+    // Through a runner's control socket.
+    try (FsmProcess runner = FsmProcess.start(dir, "run", "--store", "store").awaitServing()) {
+      store().ok("send", "mid", "kill");
+      assertThat(store().ok("ls", "-q", "--sort", "updated", "--reverse").outLines())
+          .containsExactly("mid", "old", "new");
+    }
+    assertThat(store().ok("ls", "-q", "--sort", "updated").outLines())
+        .containsExactly("new", "old", "mid");
+  }
+
+  @Test
   void aHundredThousandTasksAreListedThroughARunnerWithA32MiBHeap() throws IOException {
     Files.writeString(dir.resolve("machines/hold.yaml"), """
         machine: hold

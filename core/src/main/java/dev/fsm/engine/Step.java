@@ -319,6 +319,6 @@ public final class Step {
       List<TaskError> errors, Instant stateEntered, Instant lastAttempt, Instant due,
       Lease lease) {
     return new Task(t.id(), t.machine(), t.version(), state, status, context, attempt, errors,
-        t.created(), stateEntered, lastAttempt, due, lease, t.pausing());
+        t.created(), stateEntered, lastAttempt, due, lease, t.pausing(), t.changed());
   }
 }

@@ -146,6 +146,7 @@ public final class Upgrades {
   private static Task copy(Task t, String version, TaskStatus status, List<TaskError> errors,
       Instant due) {
     return new Task(t.id(), t.machine(), version, t.state(), status, t.context(), t.attempt(),
-        errors, t.created(), t.stateEntered(), t.lastAttempt(), due, t.lease());
+        errors, t.created(), t.stateEntered(), t.lastAttempt(), due, t.lease(), null,
+        t.changed());
   }
 }

@@ -99,7 +99,7 @@ public record PurgeQuery(
    * history falls back to its last update as {@code ls --sort updated} orders it.
    */
   public static Instant terminalAt(Task t, Transition lastEntry) {
-    Instant updated = TaskQuery.updated(t);
+    Instant updated = t.updated();
     return lastEntry != null && lastEntry.time().isAfter(updated) ? lastEntry.time() : updated;
   }
 }

@@ -44,7 +44,7 @@ public record TaskQuery(
     ID,
     /** The creation time. */
     CREATED,
-    /** The last change: the later of entering the state and the last attempt. */
+    /** The last change ({@link Task#updated}): a step, an error, a command or an attempt. */
     UPDATED;
 
     /** The task's value of this key; null for {@link #ID}, which has no key but the id. */
@@ -52,7 +52,7 @@ public record TaskQuery(
       return switch (this) {
         case ID -> null;
         case CREATED -> t.created();
-        case UPDATED -> updated(t);
+        case UPDATED -> t.updated();
       };
     }
 
@@ -62,7 +62,7 @@ public record TaskQuery(
       return switch (this) {
         case ID -> byId;
         case CREATED -> Comparator.comparing(Task::created).thenComparing(byId);
-        case UPDATED -> Comparator.comparing(TaskQuery::updated).thenComparing(byId);
+        case UPDATED -> Comparator.comparing(Task::updated).thenComparing(byId);
       };
     }
   }
@@ -155,12 +155,6 @@ public record TaskQuery(
   public Comparator<Task> comparator() {
     Comparator<Task> c = sort.comparator();
     return descending() ? c.reversed() : c;
-  }
-
-  /** When a task last changed: the later of entering its state and its last attempt. */
-  public static Instant updated(Task t) {
-    return t.lastAttempt() != null && t.lastAttempt().isAfter(t.stateEntered())
-        ? t.lastAttempt() : t.stateEntered();
   }
 
   /** Ids compared as the stores keep them: UTF-8 bytes unsigned, which is code point order. */

@@ -3,6 +3,13 @@ package dev.fsm.task;
 /** A task's next snapshot and the history entry that explains it, recorded together. */
 public record Change(Task next, Transition entry) {
 
+  /** The task's last change is this one: {@link Task#changed} is the entry's time. */
+  public Change {
+    if (!entry.time().equals(next.changed())) {
+      next = next.withChanged(entry.time());
+    }
+  }
+
   /**
    * This change, after checking that it is a change to task {@code id}: a store must never let
    * an update of one task overwrite another.

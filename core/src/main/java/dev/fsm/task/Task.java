@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param lease the runner holding it, if any
  * @param pausing a pause that waits for the running step to end ({@code pause --after-step}),
  *     or null
+ * @param changed when it last changed: the time of its newest history entry (a step, an error,
+ *     an operator's command), or its creation; see {@link #updated}
  */
 public record Task(
     String id,
@@ -40,10 +42,25 @@ public record Task(
     Instant lastAttempt,
     Instant due,
     Lease lease,
-    Pausing pausing) {
+    Pausing pausing,
+    Instant changed) {
 
   public Task {
     errors = List.copyOf(errors);
+    if (changed == null) {
+      changed = stateEntered != null ? stateEntered : created;
+    }
+  }
+
+  /**
+   * A task whose last change is not known apart from its own times (a record an older fsm
+   * wrote): taken as when it entered its state.
+   */
+  public Task(String id, String machine, String version, String state, TaskStatus status,
+      String context, int attempt, List<TaskError> errors, Instant created, Instant stateEntered,
+      Instant lastAttempt, Instant due, Lease lease, Pausing pausing) {
+    this(id, machine, version, state, status, context, attempt, errors, created, stateEntered,
+        lastAttempt, due, lease, pausing, null);
   }
 
   /** A task with no pause pending. */
@@ -51,7 +68,19 @@ public record Task(
       String context, int attempt, List<TaskError> errors, Instant created, Instant stateEntered,
       Instant lastAttempt, Instant due, Lease lease) {
     this(id, machine, version, state, status, context, attempt, errors, created, stateEntered,
-        lastAttempt, due, lease, null);
+        lastAttempt, due, lease, null, null);
+  }
+
+  /**
+   * When anything last happened to it, as {@code ls --sort updated} orders tasks: its last
+   * change, or the start of its last attempt if later (a claim writes no history entry).
+   */
+  public Instant updated() {
+    Instant t = changed;
+    if (stateEntered != null && stateEntered.isAfter(t)) {
+      t = stateEntered;
+    }
+    return lastAttempt != null && lastAttempt.isAfter(t) ? lastAttempt : t;
   }
 
   /** The runner's lease, if one is held at {@code now}. */
@@ -84,18 +113,24 @@ public record Task(
   /** This task with another lease, or none ({@code null}); everything else is the same. */
   public Task withLease(Lease newLease) {
     return new Task(id, machine, version, state, status, context, attempt, errors, created,
-        stateEntered, lastAttempt, due, newLease, pausing);
+        stateEntered, lastAttempt, due, newLease, pausing, changed);
   }
 
   /** This task with another context; everything else is the same. */
   public Task withContext(String newContext) {
     return new Task(id, machine, version, state, status, newContext, attempt, errors, created,
-        stateEntered, lastAttempt, due, lease, pausing);
+        stateEntered, lastAttempt, due, lease, pausing, changed);
   }
 
   /** This task with another pending pause, or none ({@code null}). */
   public Task withPausing(Pausing mark) {
     return new Task(id, machine, version, state, status, context, attempt, errors, created,
-        stateEntered, lastAttempt, due, lease, mark);
+        stateEntered, lastAttempt, due, lease, mark, changed);
+  }
+
+  /** This task as changed at {@code time}. */
+  public Task withChanged(Instant time) {
+    return new Task(id, machine, version, state, status, context, attempt, errors, created,
+        stateEntered, lastAttempt, due, lease, pausing, time);
   }
 }

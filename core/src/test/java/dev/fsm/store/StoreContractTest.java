@@ -710,6 +710,28 @@ public abstract class StoreContractTest {
   }
 
   @Test
+  void anOperatorsCommandIsATasksLastChangeAndMovesItInUpdateOrder() {
+    // Entered their states at T0+1s, T0+2s, T0+3s; `a` is killed an hour later.
+    store.create(List.of(created("a", T0.plusSeconds(1)), created("b", T0.plusSeconds(2)),
+        created("c", T0.plusSeconds(3))));
+    Instant killedAt = T0.plusSeconds(3600);
+    store.update("a", t -> Commands.apply(t, Command.KILL, by("ann"), killedAt));
+    reopen();
+
+    Task a = store.get("a").orElseThrow();
+    assertThat(a.stateEntered()).isEqualTo(T0.plusSeconds(1));
+    assertThat(a.changed()).isEqualTo(killedAt);
+    assertThat(a.updated()).isEqualTo(killedAt);
+    assertThat(ids(shown(Set.of(), TaskQuery.Sort.UPDATED))).containsExactly("b", "c", "a");
+    TaskQuery latest = new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
+        Optional.empty(), 1, TaskQuery.Order.DESCENDING, TaskQuery.Sort.UPDATED);
+    assertThat(ids(latest)).containsExactly("a");
+    assertThat(store.list(TaskQuery.all(10))).extracting(Task::id, Task::changed)
+        .containsExactly(tuple("a", killedAt), tuple("b", T0.plusSeconds(2)),
+            tuple("c", T0.plusSeconds(3)));
+  }
+
+  @Test
   void recentlyChangedTasksComeNewestChangeFirst() {
     store.create(List.of(created("a", T0), created("b", T0.plusSeconds(1)),
         created("c", T0.plusSeconds(2))));

@@ -43,7 +43,7 @@ class AfterStepTest {
     Task marked = task(TaskStatus.RUNNABLE, T0, RUNNER).withPausing(MARK);
     Change again = Commands.apply(marked, Command.PAUSE,
         new Commands.Request(null, "", "user:bob", null, true, null), NOW);
-    assertThat(again.next()).isEqualTo(marked);
+    assertThat(again.next()).isEqualTo(marked.withChanged(NOW));
     assertThat(again.entry().by()).isEqualTo("user:bob");
   }
 

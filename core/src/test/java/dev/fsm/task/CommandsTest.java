@@ -84,7 +84,8 @@ class CommandsTest {
   void checkpointChangesNothingButTheHistory() {
     Task before = task(TaskStatus.RUNNABLE, T0, RUNNER);
     Change c = Commands.apply(before, Command.CHECKPOINT, BY_ANN, NOW);
-    assertThat(c.next()).isEqualTo(before);
+    assertThat(c.next()).isEqualTo(before.withChanged(NOW));
+    assertThat(c.next().updated()).isEqualTo(NOW);
     assertThat(c.entry().event()).isEqualTo("checkpoint");
   }
 

@@ -72,6 +72,7 @@ public final class TaskCodec implements Codec<Task> {
       STRING.write(g, "reason", pausing.reason());
       g.writeEndObject();
     }
+    INSTANT.write(g, "changed", t.changed());
     g.writeEndObject();
   }
 
@@ -92,6 +93,7 @@ public final class TaskCodec implements Codec<Task> {
     Instant due = null;
     Lease lease = null;
     Pausing pausing = null;
+    Instant changed = null;
     while (nextField(p)) {
       switch (p.currentName()) {
         case "id" -> id = string(p);
@@ -108,11 +110,12 @@ public final class TaskCodec implements Codec<Task> {
         case "due" -> due = INSTANT.read(p);
         case "lease" -> lease = lease(p);
         case "pausing" -> pausing = pausing(p);
+        case "changed" -> changed = INSTANT.read(p);
         default -> p.skipChildren();
       }
     }
     return new Task(id, machine, version, state, status, context, attempt, errors, created,
-        stateEntered, lastAttempt, due, lease, pausing);
+        stateEntered, lastAttempt, due, lease, pausing, changed);
   }
 
   private static Pausing pausing(JsonParser p) throws IOException {

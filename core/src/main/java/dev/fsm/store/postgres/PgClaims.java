@@ -149,7 +149,7 @@ final class PgClaims {
         + " ORDER BY visible_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
         + " UPDATE " + tables.task() + " t SET lease_owner = ?, lease_until = ?,"
         + " visible_at = GREATEST(t.due, ?) FROM c WHERE t.id = c.id"
-        + " RETURNING " + PgTables.taskColumns("t") + ", c.visible_at";
+        + " RETURNING " + tables.columns().select("t") + ", c.visible_at";
     record Claimed(Task task, Instant key) {}
     List<Claimed> claimed = new ArrayList<>();
     try (PreparedStatement s = c.prepareStatement(sql)) {
@@ -162,7 +162,7 @@ final class PgClaims {
       PgRows.setTime(s, i, granted.until());
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
-          claimed.add(new Claimed(PgRows.task(r), PgRows.time(r, 18)));
+          claimed.add(new Claimed(PgRows.task(r), PgRows.time(r, PgRows.TASK_COLUMN_COUNT + 1)));
         }
       }
     }
@@ -186,7 +186,7 @@ final class PgClaims {
     Instant afterKey = null;
     String afterId = null;
     while (taken.size() < max) {
-      String sql = "SELECT " + PgRows.TASK_COLUMNS + ", visible_at FROM " + tables.task()
+      String sql = "SELECT " + tables.columns().select() + ", visible_at FROM " + tables.task()
           + " WHERE visible_at <= ? AND (lease_until IS NULL OR lease_until <= ?)"
           + (blocked.none() ? "" : " AND " + blocked.sql())
           + (afterId == null ? "" : " AND (visible_at, id) > (?, ?)")
@@ -204,7 +204,7 @@ final class PgClaims {
           while (r.next() && taken.size() < max) {
             rows++;
             Task t = PgRows.task(r);
-            afterKey = PgRows.time(r, 18);
+            afterKey = PgRows.time(r, PgRows.TASK_COLUMN_COUNT + 1);
             afterId = t.id();
             if (budget.take(t)) {
               taken.add(t);

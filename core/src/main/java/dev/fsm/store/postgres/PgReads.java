@@ -40,7 +40,7 @@ final class PgReads {
   }
 
   Optional<Task> get(Connection c, String id) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT " + PgRows.TASK_COLUMNS + " FROM "
+    try (PreparedStatement s = c.prepareStatement("SELECT " + tables.columns().select() + " FROM "
         + tables.task() + " WHERE id = ?")) {
       s.setString(1, id);
       try (ResultSet r = s.executeQuery()) {
@@ -145,7 +145,7 @@ final class PgReads {
     String key = switch (query.sort()) {
       case ID -> null;
       case CREATED -> "created";
-      case UPDATED -> "GREATEST(state_entered, last_attempt)";
+      case UPDATED -> tables.columns().updated();
     };
     String cmp = query.descending() ? "<" : ">";
     String dir = query.descending() ? " DESC" : "";
@@ -163,7 +163,7 @@ final class PgReads {
       }
       args.add(query.afterId().get());
     }
-    String sql = "SELECT " + PgRows.TASK_COLUMNS + " FROM " + tables.task()
+    String sql = "SELECT " + tables.columns().select() + " FROM " + tables.task()
         + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
         + " ORDER BY " + (key == null ? "" : key + dir + ", ") + "id" + dir
         + " LIMIT " + query.limit() + (lock ? " FOR UPDATE" : "");
@@ -200,7 +200,7 @@ final class PgReads {
         + ofMachine + " ORDER BY seq DESC LIMIT " + CHANGES_READ + ") UNION ALL (SELECT id, created"
         + " FROM " + tables.task() + ofMachine + " ORDER BY created DESC, id DESC LIMIT "
         + CHANGES_READ + ")), newest AS (SELECT rid, max(at) AS at FROM recent GROUP BY rid)"
-        + " SELECT " + PgRows.TASK_COLUMNS_NO_CONTEXT + " FROM "
+        + " SELECT " + tables.columns().selectNoContext() + " FROM "
         + tables.task() + " JOIN newest ON rid = id"
         + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
         + " ORDER BY newest.at DESC, id DESC LIMIT " + filter.limit();

@@ -33,23 +33,18 @@ final class PgRows {
   /** The task columns a row is read from, in {@link #task} order. */
   static final String TASK_COLUMNS = "id, machine, version, state, status, context, attempt,"
       + " errors, created, state_entered, last_attempt, due, lease_owner, lease_until,"
-      + " pausing_at, pausing_by, pausing_reason";
+      + " pausing_at, pausing_by, pausing_reason, changed";
 
-  /** {@link #TASK_COLUMNS} with every context read as {@code {}}, for lists that show none. */
-  static final String TASK_COLUMNS_NO_CONTEXT = TASK_COLUMNS.replace(" context,",
-      " '{}' AS context,");
+  /** How many columns {@link #TASK_COLUMNS} names: a column selected after them is the next. */
+  static final int TASK_COLUMN_COUNT = 18;
 
-  /** The columns {@link #bindFields} binds, in order: everything but the id. */
+  /**
+   * The columns {@link #bindFields} binds, in order: everything but the id; then {@code changed},
+   * which {@link PgTaskColumns} binds when the schema has it.
+   */
   static final String FIELD_COLUMNS = "machine, version, state, status, context, attempt,"
       + " errors, created, state_entered, last_attempt, due, lease_owner, lease_until,"
-      + " pausing_at, pausing_by, pausing_reason, visible_at";
-
-  /** {@link #FIELD_COLUMNS} as {@code column = ?} assignments. */
-  static final String FIELD_ASSIGNMENTS = String.join(" = ?, ", FIELD_COLUMNS.split(", "))
-      .replace("errors = ?", "errors = ?::json") + " = ?";
-
-  /** The placeholders of {@link #FIELD_COLUMNS}, for an insert. */
-  static final String FIELD_VALUES = "?, ?, ?, ?, ?, ?, ?::json" + ", ?".repeat(10);
+      + " pausing_at, pausing_by, pausing_reason, visible_at, changed";
 
   /** The history columns a row is read from, in {@link #transition} order. */
   static final String TRANSITION_COLUMNS = "time, from_state, event, to_state, duration_ms,"
@@ -73,7 +68,10 @@ final class PgRows {
     return t.due();
   }
 
-  /** Binds a task's fields but its id to {@code s} from parameter {@code first}; the next. */
+  /**
+   * Binds a task's fields but its id and last change to {@code s} from parameter {@code first};
+   * the next. Use {@link PgTaskColumns#bind}, which knows whether the schema keeps the change.
+   */
   static int bindFields(PreparedStatement s, int first, Task t) throws SQLException {
     int i = first;
     s.setString(i++, t.machine());
@@ -105,7 +103,8 @@ final class PgRows {
         status(r.getString(5)), r.getString(6), r.getInt(7), errors(r.getString(8)),
         time(r, 9), time(r, 10), time(r, 11), time(r, 12),
         owner == null ? null : new Lease(owner, time(r, 14)),
-        pausingAt == null ? null : new Pausing(pausingAt, r.getString(16), r.getString(17)));
+        pausingAt == null ? null : new Pausing(pausingAt, r.getString(16), r.getString(17)),
+        time(r, 18));
   }
 
   /** Binds a history entry's {@link #TRANSITION_COLUMNS} from parameter {@code first}. */

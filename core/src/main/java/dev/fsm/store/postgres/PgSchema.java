@@ -21,7 +21,7 @@ import java.sql.Statement;
 final class PgSchema {
 
   /** The newest schema version this fsm knows. */
-  static final int NEWEST = 5;
+  static final int NEWEST = 6;
 
   private PgSchema() {}
 

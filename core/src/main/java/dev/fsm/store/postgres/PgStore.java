@@ -66,7 +66,7 @@ public final class PgStore implements Store {
     this.run = new PgLink(url, true);
     this.records = new PgLink(url);
     this.renewals = new PgLink(url, true);
-    PgTables tables = PgTables.of(url.schema());
+    PgTables tables = PgTables.of(url.schema(), opened.version());
     String origin = UUID.randomUUID().toString();
     this.claims = new PgClaims(tables);
     this.writes = new PgWrites(tables, origin);

@@ -71,10 +71,10 @@ final class PgWrites {
     }
     boolean work = false;
     try (PreparedStatement s = c.prepareStatement("INSERT INTO " + tables.task() + " (id, "
-        + PgRows.FIELD_COLUMNS + ") VALUES (?, " + PgRows.FIELD_VALUES + ")")) {
+        + tables.columns().fields() + ") VALUES (?, " + tables.columns().values() + ")")) {
       for (Task t : tasks) {
         s.setString(1, t.id());
-        PgRows.bindFields(s, 2, t);
+        tables.columns().bind(s, 2, t);
         s.addBatch();
         work |= PgRows.visibleAt(t) != null;
       }
@@ -150,7 +150,7 @@ final class PgWrites {
   /** Reads a task for update, applies {@code change} and writes its result, ringing the bell. */
   Task update(Connection c, String id, Function<Task, Change> change) throws SQLException {
     Task current;
-    try (PreparedStatement s = c.prepareStatement("SELECT " + PgRows.TASK_COLUMNS + " FROM "
+    try (PreparedStatement s = c.prepareStatement("SELECT " + tables.columns().select() + " FROM "
         + tables.task() + " WHERE id = ? FOR UPDATE")) {
       s.setString(1, id);
       try (ResultSet r = s.executeQuery()) {
@@ -179,11 +179,11 @@ final class PgWrites {
       return;
     }
     try (PreparedStatement s = c.prepareStatement("WITH u AS (UPDATE " + tables.task() + " SET "
-        + PgRows.FIELD_ASSIGNMENTS + " WHERE id = ? RETURNING id, machine) INSERT INTO "
+        + tables.columns().assignments() + " WHERE id = ? RETURNING id, machine) INSERT INTO "
         + tables.transition() + " (task_id, machine, " + PgRows.TRANSITION_COLUMNS + ")"
         + " SELECT u.id, u.machine, ?, ?, ?, ?, ?, ?, ?, ? FROM u")) {
       for (Change ch : changes) {
-        int i = PgRows.bindFields(s, 1, ch.next());
+        int i = tables.columns().bind(s, 1, ch.next());
         s.setString(i++, ch.next().id());
         PgRows.bindTransition(s, i, ch.entry());
         s.addBatch();

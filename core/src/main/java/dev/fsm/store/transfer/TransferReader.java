@@ -217,7 +217,8 @@ public final class TransferReader implements AutoCloseable {
           f.instantOrNull("last_attempt"), f.instantOrNull("due"),
           lease == null ? null : new Lease(lease.string("owner"), lease.instant("until")),
           pausing == null ? null : new Pausing(pausing.instant("at"), pausing.string("by"),
-              pausing.string("reason")));
+              pausing.string("reason")),
+          f.has("changed") ? f.instant("changed") : null);
       List<Transition> history = new ArrayList<>();
       n = 0;
       for (JsonNode e : f.array("history")) {
@@ -225,6 +226,10 @@ public final class TransferReader implements AutoCloseable {
         history.add(new Transition(h.instant("time"), h.string("from"), h.string("event"),
             h.string("to"), h.number("duration_ms"), h.integer("attempt"), h.string("by"),
             h.string("reason")));
+      }
+      if (!f.has("changed") && !history.isEmpty()) {
+        // A file from an fsm before `changed`: its newest entry is its last change.
+        task = task.withChanged(history.get(history.size() - 1).time());
       }
       return new TaskHistory(task, history);
     } catch (LineFields.Malformed e) {

@@ -112,6 +112,7 @@ public final class TransferWriter {
       g.writeStringField("reason", p.reason());
       g.writeEndObject();
     }
+    g.writeStringField("changed", t.changed().toString());
     g.writeArrayFieldStart("history");
     for (Transition e : h.history()) {
       g.writeStartObject();

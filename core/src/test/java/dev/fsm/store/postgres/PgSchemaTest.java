@@ -9,6 +9,9 @@ import dev.fsm.store.ErrorQuery;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.StoreLocation;
 import dev.fsm.store.StorePurpose;
+import dev.fsm.store.TaskQuery;
+import dev.fsm.task.Command;
+import dev.fsm.task.Commands;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskHistory;
 import dev.fsm.task.Transition;
@@ -16,9 +19,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The schema: created by the creating verbs only, migrated in place, newer ones refused. */
@@ -48,13 +53,13 @@ class PgSchemaTest {
       assertThat(store.claim("r", 1, PgStoreTest.T0, java.time.Duration.ofSeconds(5)))
           .extracting(Task::id).containsExactly("old");
     }
-    assertThat(versions(schema)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(schema)).containsExactly(1, 2, 3, 4, 5, 6);
     try (Connection c = server.connect(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT count(*) FROM \"" + schema + "\".runner")) {
       assertThat(r.next()).isTrue();
     }
     PgStore.open(url, true).close();
-    assertThat(versions(schema)).as("nothing applied twice").containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(schema)).as("nothing applied twice").containsExactly(1, 2, 3, 4, 5, 6);
   }
 
   @Test
@@ -111,7 +116,7 @@ class PgSchemaTest {
       t.join(30_000);
     }
     assertThat(failures).isEmpty();
-    assertThat(versions(url.schema())).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(url.schema())).containsExactly(1, 2, 3, 4, 5, 6);
   }
 
   @Test
@@ -139,7 +144,7 @@ class PgSchemaTest {
       store.runnerSeen(r);
       assertThat(store.runners(PgStoreTest.T0)).containsExactly(r);
     }
-    assertThat(versions(schema)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(schema)).containsExactly(1, 2, 3, 4, 5, 6);
   }
 
   @Test
@@ -166,20 +171,54 @@ class PgSchemaTest {
       assertThat(found).containsExactly(new ErrorEntry("t1", "order", error));
     }
     PgStore.open(url, true).close();
-    assertThat(versions(schema)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(schema)).containsExactly(1, 2, 3, 4, 5, 6);
     try (Connection c = server.connect(); Statement s = c.createStatement()) {
       // Told to avoid a sequential scan, the planner can take the partial index only if the
       // query's predicate implies the index's.
       s.execute("SET enable_seqscan = off");
       StringBuilder plan = new StringBuilder();
       try (PreparedStatement explain = PgReads.errorStatement(c, "EXPLAIN ",
-          PgTables.of(schema).transition(), query); ResultSet r = explain.executeQuery()) {
+          PgTables.of(schema, PgSchema.NEWEST).transition(), query);
+          ResultSet r = explain.executeQuery()) {
         while (r.next()) {
           plan.append(r.getString(1)).append('\n');
         }
       }
       assertThat(plan.toString()).contains("transition_errors");
     }
+  }
+
+  @Test
+  void aVersionFiveStoreKeepsNoLastChangeUntilMigratedAndThenKeepsIt() throws Exception {
+    String schema = server.freshSchema();
+    PgUrl url = PgUrl.parse(server.url(schema));
+    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA \"" + schema + "\"");
+      s.execute("CREATE TABLE \"" + schema + "\".fsm_schema (version int PRIMARY KEY,"
+          + " applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+      for (int v = 1; v <= 5; v++) {
+        PgSchema.apply(c, schema, v);
+      }
+    }
+    Instant killedAt = PgStoreTest.T0.plusSeconds(3600);
+    TaskQuery byUpdate = new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
+        Optional.empty(), 10, TaskQuery.Order.DESCENDING, TaskQuery.Sort.UPDATED);
+    try (PgStore v5 = PgStore.open(url, false)) {
+      v5.create(List.of(PgStoreTest.runnable("a", PgStoreTest.T0),
+          PgStoreTest.runnable("b", PgStoreTest.T0)));
+      v5.update("a", t -> Commands.apply(t, Command.KILL, new Commands.Request(null, "",
+          "user:ann", null, false, null), killedAt));
+      // The schema has nowhere to keep it: read as when the task entered its state.
+      assertThat(v5.get("a").orElseThrow().changed()).isEqualTo(PgStoreTest.T0);
+      assertThat(v5.list(byUpdate)).extracting(Task::id).containsExactly("b", "a");
+    }
+    try (PgStore v6 = PgStore.open(url, true)) {
+      v6.update("b", t -> Commands.apply(t, Command.KILL, new Commands.Request(null, "",
+          "user:ann", null, false, null), killedAt));
+      assertThat(v6.get("b").orElseThrow().changed()).isEqualTo(killedAt);
+      assertThat(v6.list(byUpdate)).extracting(Task::id).containsExactly("b", "a");
+    }
+    assertThat(versions(schema)).containsExactly(1, 2, 3, 4, 5, 6);
   }
 
   private List<Integer> versions(String schema) {

@@ -282,7 +282,7 @@ class PgStoreTest {
     awaitListening(a);
     assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("heard again");
     TestPostgres.server().execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-        + " WHERE query = 'LISTEN \"" + PgTables.of(url.schema()).channel() + "\"'");
+        + " WHERE query = 'LISTEN \"" + PgTables.of(url.schema(), PgSchema.NEWEST).channel() + "\"'");
     assertThat(heard.poll(20, TimeUnit.SECONDS)).as("told after reconnecting")
         .isEqualTo("heard again");
     awaitListening(a);

@@ -11,6 +11,7 @@ import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -67,6 +68,22 @@ class TransferReaderTest {
     assertThat(t.context()).isEqualTo("{\"k\": [1, 2]}");
     assertThat(t.status()).isEqualTo(TaskStatus.RUNNABLE);
     assertThat(t.lastAttempt()).isNull();
+  }
+
+  @Test
+  void aTasksLastChangeIsReadAndAFileWithoutItTakesItsNewestEntry() throws IOException {
+    String killed = task("t1").replace("}]}", "},{\"time\":\"2026-11-25T05:00:00Z\","
+        + "\"from\":\"s\",\"event\":\"kill\",\"to\":\"s\",\"duration_ms\":0,"
+        + "\"attempt\":0,\"by\":\"ann\",\"reason\":\"\"}]}");
+    String good = GOOD.replace("\"history_entries\":1", "\"history_entries\":2");
+    Task old = ((TransferRecord.TaskLine) read(good.replace(task("t1"), killed)).get(2)).task()
+        .task();
+    assertThat(old.changed()).isEqualTo(Instant.parse("2026-11-25T05:00:00Z"));
+    String stated = killed.replace("\"pausing\":null,", "\"pausing\":null,"
+        + "\"changed\":\"2026-11-25T06:00:00.5Z\",");
+    Task now = ((TransferRecord.TaskLine) read(good.replace(task("t1"), stated)).get(2)).task()
+        .task();
+    assertThat(now.changed()).isEqualTo(Instant.parse("2026-11-25T06:00:00.5Z"));
   }
 
   @Test

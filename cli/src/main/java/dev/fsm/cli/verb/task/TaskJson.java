@@ -286,6 +286,7 @@ final class TaskJson {
     g.writeStringField("state_entered", time(t.stateEntered()));
     g.writeStringField("last_attempt", time(t.lastAttempt()));
     g.writeStringField("due", time(t.due()));
+    g.writeStringField("updated", time(t.updated()));
     g.writeFieldName("lease");
     lease(g, t.lease());
     g.writeFieldName("pausing");

@@ -101,11 +101,7 @@ final class TaskText {
   }
 
   private static Instant dueOrUpdatedTime(Task t) {
-    if (t.due() != null) {
-      return t.due();
-    }
-    return t.lastAttempt() != null && t.lastAttempt().isAfter(t.stateEntered())
-        ? t.lastAttempt() : t.stateEntered();
+    return t.due() != null ? t.due() : t.updated();
   }
 
   /**

@@ -84,7 +84,7 @@ public final class Watch implements Callable<Integer>, LiveView {
       Set<String> seen = new HashSet<>();
       recent.forEach(t -> seen.add(t.id()));
       others.stream().filter(t -> !seen.contains(t.id()))
-          .sorted(Comparator.comparing(TaskQuery::updated).reversed()).forEach(tasks::add);
+          .sorted(Comparator.comparing(Task::updated).reversed()).forEach(tasks::add);
       Map<String, ShownStatus> tasksShow = new HashMap<>();
       tasks.forEach(t -> tasksShow.put(t.id(), shown.of(t)));
       Map<TaskCount, ShownStatus> countsShow = new HashMap<>();

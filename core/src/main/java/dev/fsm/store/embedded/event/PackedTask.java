@@ -73,7 +73,7 @@ public final class PackedTask {
     boolean plain = contextPart == PLAIN;
     byte[] rest = StoreEventCodec.encodeTask(new Task("", t.machine(), t.version(), t.state(),
         t.status(), plain ? t.context() : "", t.attempt(), t.errors(), t.created(),
-        t.stateEntered(), t.lastAttempt(), t.due(), t.lease(), t.pausing()));
+        t.stateEntered(), t.lastAttempt(), t.due(), t.lease(), t.pausing(), t.changed()));
     if (plain) {
       return rest;
     }
@@ -140,7 +140,7 @@ public final class PackedTask {
     }
     return new Task(id, t.machine(), t.version(), t.state(), t.status(),
         context == null ? t.context() : context, t.attempt(), t.errors(), t.created(),
-        t.stateEntered(), t.lastAttempt(), t.due(), t.lease(), t.pausing());
+        t.stateEntered(), t.lastAttempt(), t.due(), t.lease(), t.pausing(), t.changed());
   }
 
   /**
@@ -155,7 +155,7 @@ public final class PackedTask {
     Task t = StoreEventCodec.decodeTask(rest);
     return new Task(id, t.machine(), t.version(), t.state(), t.status(), "", t.attempt(),
         t.errors(), t.created(), t.stateEntered(), t.lastAttempt(), t.due(), t.lease(),
-        t.pausing());
+        t.pausing(), t.changed());
   }
 
   /** Where a value's deflated context lies: its length, and its stream's offset and size. */

@@ -20,9 +20,10 @@ public final class StoreEventCodec {
 
   /**
    * Bumped when the encoding changes; older versions stay readable. 2: a task ends with its
-   * pending pause ({@code pause --after-step}); format 1 tasks have none.
+   * pending pause ({@code pause --after-step}); format 1 tasks have none. 3: then with its last
+   * change ({@link Task#changed}); older tasks take it as when they entered their state.
    */
-  static final int FORMAT = 2;
+  static final int FORMAT = 3;
 
   /** The oldest format still read. */
   private static final int OLDEST = 1;
@@ -97,8 +98,7 @@ public final class StoreEventCodec {
     int kind = r.readByte();
     StoreEvent event = switch (kind) {
       case CREATED -> new StoreEvent.Created(readTasks(r, format));
-      case CHANGED -> new StoreEvent.Changed(readTask(r, format), readTransition(r),
-          r.readVarInt());
+      case CHANGED -> readChanged(r, format);
       case RESTORED -> readRestored(r, format);
       case LEASED -> new StoreEvent.Leased(readTasks(r, format));
       case PURGED -> readPurged(r);
@@ -199,6 +199,15 @@ public final class StoreEventCodec {
     return task;
   }
 
+  private static StoreEvent.Changed readChanged(ByteReader r, int format) {
+    Task task = readTask(r, format);
+    Transition entry = readTransition(r);
+    int historyIndex = r.readVarInt();
+    // Before format 3 the task did not say when it changed; its entry always did.
+    return new StoreEvent.Changed(format < 3 ? task.withChanged(entry.time()) : task, entry,
+        historyIndex);
+  }
+
   private static StoreEvent.Restored readRestored(ByteReader r, int format) {
     Task task = readTask(r, format);
     int n = r.readVarInt();
@@ -273,6 +282,12 @@ public final class StoreEventCodec {
     } else {
       w.writeByte(1).writeInstantFrom(base, p.at()).writeString(p.by()).writeString(p.reason());
     }
+    // From the state's entry, which it most often equals: two bytes.
+    w.writeInstantFrom(changeBase(t.created(), t.stateEntered()), t.changed());
+  }
+
+  private static Instant changeBase(Instant created, Instant stateEntered) {
+    return stateEntered != null ? stateEntered : created;
   }
 
   private static Task readTask(ByteReader r, int format) {
@@ -298,8 +313,9 @@ public final class StoreEventCodec {
     Lease lease = r.readByte() == 0 ? null : new Lease(r.readString(), r.readInstantFrom(created));
     Pausing pausing = format < 2 || r.readByte() == 0 ? null
         : new Pausing(r.readInstantFrom(created), r.readString(), r.readString());
+    Instant changed = format < 3 ? null : r.readInstantFrom(changeBase(created, stateEntered));
     return new Task(id, machine, version, state, status, context, attempt, errors, created,
-        stateEntered, lastAttempt, due, lease, pausing);
+        stateEntered, lastAttempt, due, lease, pausing, changed);
   }
 
   /** A history entry's fields, the one place their order is written ({@link TransitionCodec}). */

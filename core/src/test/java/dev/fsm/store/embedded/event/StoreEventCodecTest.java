@@ -82,10 +82,23 @@ class StoreEventCodecTest {
         + "d5f01b03706179026f6b0473686970d209010d72756e6e65723a3140682f77310003";
     String taskV1 = "01027431056f726465720c306131623263336434653566047368697001077b2261223a317d"
         + "0201fcd2b1ec9f34d5f01b01d5f01b04626f6f6d03d5f01b05d5f01bc1a907d5f01b00";
+    // Nor when it last changed: a change takes its entry's time, a task its state's entry.
     assertThat(StoreEventCodec.decode(HexFormat.of().parseHex(changedV1)))
-        .isEqualTo(new StoreEvent.Changed(task, entry, 3));
+        .isEqualTo(new StoreEvent.Changed(task.withChanged(t), entry, 3));
     assertThat(StoreEventCodec.decodeTask(HexFormat.of().parseHex(taskV1))).isEqualTo(task);
+    assertThat(task.changed()).isEqualTo(task.stateEntered());
     assertThat(StoreEventCodec.encodeTask(task)[0]).isEqualTo((byte) StoreEventCodec.FORMAT);
+  }
+
+  @Test
+  void aTasksLastChangeRoundTripsInTwoBytesWhenItEnteredItsStateThen() {
+    Task task = task("t1", TaskStatus.KILLED, "{}", null);
+    Task killedLater = task.withChanged(task.stateEntered().plusSeconds(3600).plusNanos(7));
+    assertThat(StoreEventCodec.decodeTask(StoreEventCodec.encodeTask(killedLater)))
+        .isEqualTo(killedLater);
+    // Kept from the state's entry: 2 bytes when equal, 4 + 1 an hour (and 7 ns) later.
+    assertThat(StoreEventCodec.encodeTask(task.withChanged(task.stateEntered())).length)
+        .isEqualTo(StoreEventCodec.encodeTask(killedLater).length - 3);
   }
 
   @Test
