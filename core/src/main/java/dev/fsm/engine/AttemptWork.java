@@ -13,12 +13,15 @@ import dev.fsm.store.LeaseLostException;
 import dev.fsm.store.Store;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
+import dev.fsm.task.Transition;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /** What a worker does with one claimed task: plan, run the action, compute the outcome. */
 final class AttemptWork {
@@ -31,10 +34,12 @@ final class AttemptWork {
   private final String owner;
   private final PendingUpgrades upgrades;
   private final RunListener listener;
+  private final StoreOutage outage;
 
   AttemptWork(Store store, MachineLibrary machines, ActionRunner actions, Timeouts timeouts,
-      Clock clock, String owner, RunListener listener) {
+      Clock clock, String owner, RunListener listener, StoreOutage outage) {
     this.store = store;
+    this.outage = outage;
     this.listener = listener;
     this.machines = machines;
     this.actions = actions;
@@ -62,13 +67,26 @@ final class AttemptWork {
     double random = ThreadLocalRandom.current().nextDouble();
     Machine machine;
     try {
-      machine = machines.machine(task.machine(), task.version());
+      // An outage is waited out, never taken for a version gone (which parks the task).
+      Task claimed = task;
+      Optional<Machine> found = outage.retryMaybeCached("reading a machine version",
+          () -> machines.machine(claimed.machine(), claimed.version()), stopNow);
+      if (found.isEmpty()) {
+        return Optional.empty();
+      }
+      machine = found.get();
     } catch (FsmException e) {
       return Optional.of(Step.fault(task, e.getMessage(), now, by));
     }
     if (upgrades.mayOwe(task)) {
       // An upgrade waited for this task's last attempt, whose runner stopped before moving it.
-      Optional<Change> owed = upgrades.owed(task, store.history(task.id()), now, by);
+      String id = task.id();
+      Optional<List<Transition>> history = read("reading a task's history",
+          () -> store.history(id), stopNow);
+      if (history.isEmpty()) {
+        return Optional.empty();
+      }
+      Optional<Change> owed = upgrades.owed(task, history.get(), now, by);
       if (owed.isPresent()) {
         Change move = owed.get();
         if (move.next().status() != task.status() || move.next().due() == null) {
@@ -81,14 +99,29 @@ final class AttemptWork {
         } catch (LeaseLostException e) {
           return Optional.empty();
         }
-        task = move.next();
-        machine = machines.machine(task.machine(), task.version());
+        Task moved = move.next();
+        Optional<Machine> next = outage.retryMaybeCached("reading a machine version",
+            () -> machines.machine(moved.machine(), moved.version()), stopNow);
+        if (next.isEmpty()) {
+          return Optional.empty();
+        }
+        task = moved;
+        machine = next.get();
       }
     }
     State state = machine.state(task.state()).orElse(null);
     boolean atMostOnce = state != null && state.behavior() instanceof Behavior.Run
         && state.timeout() instanceof Timeout.Never;
-    boolean open = atMostOnce && Step.attemptOpen(store.history(task.id()), task.state());
+    boolean open = false;
+    if (atMostOnce) {
+      String id = task.id();
+      Optional<List<Transition>> history = read("reading a task's history",
+          () -> store.history(id), stopNow);
+      if (history.isEmpty()) {
+        return Optional.empty();
+      }
+      open = Step.attemptOpen(history.get(), task.state());
+    }
     Plan plan = Step.claimed(task, machine, open, now, random, by);
     if (plan instanceof Plan.Record record) {
       return ended(f, machine, Optional.of(record.change()), false);
@@ -133,6 +166,15 @@ final class AttemptWork {
         && halted.reason() == Attempt.StopReason.TIMEOUT;
     return ended(f, machine, Step.finished(run.task(), machine, outcome, started, end,
         limit.text(), random, by), timedOut);
+  }
+
+  /**
+   * A store read the attempt needs, tried again while the store is unavailable (said once per
+   * outage, as claims and records say it); empty when the runner stops meanwhile, and then the
+   * lease's end hands the task on.
+   */
+  private <T> Optional<T> read(String what, Supplier<T> call, BooleanSupplier stopNow) {
+    return outage.retry(what, call, stopNow);
   }
 
   /** Records a change at once (not through the completer), telling how long it took. */

@@ -40,6 +40,7 @@ final class LeaseRenewal implements Runnable {
     if (held.isEmpty()) {
       return;
     }
+    long renewedAt = System.nanoTime();
     try {
       LeaseGuard.Basis asOf = guard.basis();
       Instant until = asOf.at().plus(lease);
@@ -52,10 +53,10 @@ final class LeaseRenewal implements Runnable {
           f.attempt.stop(Attempt.StopReason.LEASE_LOST);
         }
       }
-      outage.back();
+      outage.back(renewedAt);
     } catch (StoreUnavailableException e) {
       // The next renewal tries again; a lease that runs out meanwhile is reported lost then.
-      outage.went("renewing leases", e, Duration.ofMillis(lease.toMillis() / 3));
+      outage.went("renewing leases", e, Duration.ofMillis(lease.toMillis() / 3), renewedAt);
     } catch (RuntimeException e) {
       listener.problem(RunListener.Topic.LEASE, "could not renew leases: " + e.getMessage());
     }

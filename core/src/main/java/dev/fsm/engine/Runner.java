@@ -88,14 +88,14 @@ public final class Runner implements OperatorListener {
     this.listener = counting(listener, counters);
     // Seeded from the store, so adaptive timeouts survive a restart instead of starting over.
     Timeouts timeouts = new Timeouts(RecentSuccesses.seed(store, this.listener));
-    this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner(),
-        this.listener);
-    this.limits = new RunLimits(store, machines, this.listener, clock, options.machines());
-    this.served = ClaimLimits.NONE.onlyMachines(options.machines());
     this.outage = new StoreOutage(this.listener, wait -> {
       sleep(wait);
       return !stopNow;
     });
+    this.work = new AttemptWork(store, machines, actions, timeouts, clock, options.owner(),
+        this.listener, outage);
+    this.limits = new RunLimits(store, machines, this.listener, clock, options.machines());
+    this.served = ClaimLimits.NONE.onlyMachines(options.machines());
     this.claimAhead = new ClaimAhead(options.workers(), options.ahead());
     this.waiting = new WaitingTasks(store, options.owner(), limits, clock, this::settled);
     this.guard = new LeaseGuard(options.lease(), options.shutdownGrace(), clock, System::nanoTime,
@@ -248,6 +248,7 @@ public final class Runner implements OperatorListener {
     Instant passStart = clock.instant();
     Duration outageWait = StoreOutage.FIRST_WAIT;
     while (!stopping) {
+      long asked = System.nanoTime();
       try {
         if (claimPass(workers, deadlines, completer, passStart)) {
           return;
@@ -255,7 +256,7 @@ public final class Runner implements OperatorListener {
         outageWait = StoreOutage.FIRST_WAIT;
       } catch (StoreUnavailableException e) {
         // Claims and waits are asked again once the store answers; running actions go on.
-        outage.went("claiming", e, outageWait);
+        outage.went("claiming", e, outageWait, asked);
         sleep(outageWait);
         outageWait = StoreOutage.longer(outageWait);
       }
@@ -288,8 +289,9 @@ public final class Runner implements OperatorListener {
       ClaimLimits room = limits.limits(clock.instant());
       // A pass's claims take only what was due at its start, but their leases run from now.
       Duration lease = options.lease().plus(Duration.between(now, asOf.at()));
+      long asked = System.nanoTime();
       List<Task> claimed = store.claim(options.owner(), free, now, lease, room);
-      outage.back();
+      outage.back(asked);
       // A breaker that opened while the claim was on its way holds back what it returned.
       List<WaitingTasks.Waiting> heldBackNow = new ArrayList<>();
       for (Task task : claimed) {

@@ -27,6 +27,9 @@ final class StoreOutage {
   private final Pause pause;
   private final Object lock = new Object();
   private long downSince;
+  /** When the last outage ended, by {@link System#nanoTime}; none has yet when no outage did. */
+  private long upSince;
+  private boolean ended;
   private boolean down;
 
   StoreOutage(RunListener listener, Pause pause) {
@@ -39,14 +42,30 @@ final class StoreOutage {
    * giveUp} says to stop trying (the runner is stopping at once).
    */
   <T> Optional<T> retry(String what, Supplier<T> call, BooleanSupplier giveUp) {
+    return retry(what, call, giveUp, true);
+  }
+
+  /**
+   * As {@link #retry}, for a call that may be answered from memory (a machine version read
+   * once): its answer does not end an outage, as it may not have reached the store.
+   */
+  <T> Optional<T> retryMaybeCached(String what, Supplier<T> call, BooleanSupplier giveUp) {
+    return retry(what, call, giveUp, false);
+  }
+
+  private <T> Optional<T> retry(String what, Supplier<T> call, BooleanSupplier giveUp,
+      boolean answerIsTheStores) {
     Duration wait = FIRST_WAIT;
     while (true) {
+      long asked = System.nanoTime();
       try {
         T answer = call.get();
-        back();
+        if (answerIsTheStores) {
+          back(asked);
+        }
         return Optional.ofNullable(answer);
       } catch (StoreUnavailableException e) {
-        went(what, e, wait);
+        went(what, e, wait, asked);
         if (giveUp.getAsBoolean() || !pause.sleep(wait)) {
           return Optional.empty();
         }
@@ -62,13 +81,14 @@ final class StoreOutage {
   }
 
   /**
-   * A call failed because the store is unavailable: said once per outage. Said under the lock,
-   * as {@link #back} is: said outside it, another thread's call could end the outage and say so
-   * before its start was said.
+   * A call asked at {@code asked} ({@link System#nanoTime}) failed because the store is
+   * unavailable: said once per outage. Said under the lock, as {@link #back} is: said outside
+   * it, another thread's call could end the outage and say so before its start was said. A
+   * call asked before the last outage ended failed in that outage: it starts no new one.
    */
-  void went(String what, StoreUnavailableException e, Duration wait) {
+  void went(String what, StoreUnavailableException e, Duration wait, long asked) {
     synchronized (lock) {
-      if (down) {
+      if (down || (ended && asked - upSince < 0)) {
         return;
       }
       down = true;
@@ -79,13 +99,18 @@ final class StoreOutage {
     }
   }
 
-  /** A call answered: ends the outage, if there was one, saying how long it lasted. */
-  void back() {
+  /**
+   * A call asked at {@code asked} answered: ends the outage, if there was one, saying how long
+   * it lasted. A call asked before the outage began proves nothing about the store now.
+   */
+  void back(long asked) {
     synchronized (lock) {
-      if (!down) {
+      if (!down || asked - downSince < 0) {
         return;
       }
       down = false;
+      ended = true;
+      upSince = System.nanoTime();
       listener.problem(RunListener.Topic.STORE_AVAILABLE, "store reachable again after "
           + seconds(Duration.ofNanos(System.nanoTime() - downSince)) + "; carrying on");
     }

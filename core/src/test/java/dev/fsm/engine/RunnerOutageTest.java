@@ -60,6 +60,17 @@ class RunnerOutageTest {
   }
 
   private List<String> runThrough(String armOn, int failures) throws Exception {
+    return runThrough(armOn, failures, """
+        machine: steps
+        states:
+          one: {run: builtin:noop, on: {ok: two}}
+          two: {run: builtin:noop, on: {ok: done}}
+          done: {final: completed}
+        """, 2);
+  }
+
+  private List<String> runThrough(String armOn, int failures, String yaml, int entries)
+      throws Exception {
     InMemoryStore memory = new InMemoryStore();
     AtomicInteger left = new AtomicInteger(failures);
     AtomicInteger armed = new AtomicInteger();
@@ -76,13 +87,6 @@ class RunnerOutageTest {
         });
     StoreOperations control = new StoreOperations(store, machines, Clock.systemUTC(),
         "user:test", runner, false);
-    String yaml = """
-        machine: steps
-        states:
-          one: {run: builtin:noop, on: {ok: two}}
-          two: {run: builtin:noop, on: {ok: done}}
-          done: {final: completed}
-        """;
     Path file = dir.resolve("steps.yaml");
     Files.writeString(file, yaml);
     List<NewTask> tasks = new ArrayList<>();
@@ -96,7 +100,7 @@ class RunnerOutageTest {
     for (String id : ids) {
       Task t = memory.get(id).orElseThrow();
       assertThat(t.status()).as(id).isEqualTo(TaskStatus.COMPLETED);
-      assertThat(memory.history(id)).as("each step recorded once").hasSize(2);
+      assertThat(memory.history(id)).as("each step recorded once").hasSize(entries);
     }
     memory.close();
     return problems;
@@ -108,6 +112,22 @@ class RunnerOutageTest {
     assertThat(said).hasSize(2);
     assertThat(said.get(0)).startsWith("store unavailable (claiming): cannot reach PostgreSQL")
         .contains("retrying every 100 ms to 5.0 s, nothing recorded is lost");
+    assertThat(said.get(1)).startsWith("store reachable again after ");
+  }
+
+  @Test
+  void aWorkerReadingAHistoryWaitsOutAnOutageInsteadOfDroppingItsTask() throws Exception {
+    // At most once: before its action runs, a worker reads the task's history.
+    List<String> said = runThrough("history", 3, """
+        machine: steps
+        states:
+          one: {run: builtin:noop, timeout: 0, on: {ok: two}}
+          two: {run: builtin:noop, timeout: 0, on: {ok: done}}
+          done: {final: completed}
+        """, 4);
+    assertThat(said).hasSize(2);
+    assertThat(said.get(0)).matches("store unavailable \\((reading a task's history|claiming|"
+        + "recording outcomes)\\): .*");
     assertThat(said.get(1)).startsWith("store reachable again after ");
   }
 

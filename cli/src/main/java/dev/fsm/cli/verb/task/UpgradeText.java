@@ -91,7 +91,9 @@ final class UpgradeText {
     g.writeStringField("machine", r.machine());
     g.writeNumberField("number", r.number());
     g.writeStringField("id", r.version());
-    g.writeBooleanField("registered", r.registered());
+    // A dry run registers nothing; new_version says whether it would have.
+    g.writeBooleanField("new_version", r.registered());
+    g.writeBooleanField("registered", r.registered() && !r.dryRun());
     g.writeStringField("strategy", r.strategy());
     g.writeBooleanField("dry_run", r.dryRun());
     g.writeArrayFieldStart("older");

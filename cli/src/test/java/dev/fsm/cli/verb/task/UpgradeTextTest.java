@@ -28,6 +28,23 @@ class UpgradeTextTest {
         .isEqualTo("  v1: 3 tasks move to v2 when their running attempt ends");
   }
 
+  @Test
+  void aDryRunSaysItWouldRegisterANewVersionAndRegisteredNothing() throws Exception {
+    assertThat(json(report(1, Map.of(), true))).contains("\"new_version\":true,"
+        + "\"registered\":false,").contains("\"dry_run\":true");
+    assertThat(json(report(1, Map.of(), false))).contains("\"new_version\":true,"
+        + "\"registered\":true,").contains("\"dry_run\":false");
+  }
+
+  private static String json(UpgradeReport r) throws Exception {
+    StringWriter out = new StringWriter();
+    try (com.fasterxml.jackson.core.JsonGenerator g =
+        new com.fasterxml.jackson.core.JsonFactory().createGenerator(out)) {
+      UpgradeText.json(g, r);
+    }
+    return out.toString();
+  }
+
   private static UpgradeReport report(int moving, Map<String, Integer> mayFault, boolean dry) {
     return new UpgradeReport("job", 2, "0123456789ab", true, "upgrade",
         List.of(new UpgradeReport.FromVersion(1, "ba9876543210", 0, 0, moving, mayFault,
