@@ -19,7 +19,7 @@ class TaskVerbsIT {
 
   private static final List<String> TASK_KEYS = List.of("id", "machine", "version", "state",
       "status", "context", "attempt", "errors", "created", "state_entered", "last_attempt", "due",
-      "lease", "pausing");
+      "updated", "lease", "pausing");
 
   @TempDir Path dir;
 
