@@ -225,8 +225,8 @@ class EmbeddedStoreRecoveryTest {
     } finally {
       db.close();
     }
-    assertRebuiltFrom(folder, "index.db is damaged (DataCorruption: it is in index format "
-        + (IndexMeta.FORMAT - 1) + ", not " + IndexMeta.FORMAT + ")", before);
+    assertRebuiltFrom(folder, "index.db is in index format " + (IndexMeta.FORMAT - 1) + ", not "
+        + IndexMeta.FORMAT, before);
   }
 
   @Test

@@ -9,9 +9,11 @@ public final class IndexMeta {
   /**
    * Bumped when the index's layout changes; an index of another format is rebuilt. 7: keys
    * stored as the bytes they add to the key before them ({@link KeySerializer}), task values
-   * without their ids (their keys) and deflated when that is shorter ({@link TaskValues}).
+   * without their ids (their keys) and deflated when that is shorter ({@link TaskValues}). 8:
+   * values in record format 3 (a task's last change), so that an index an older fsm wrote,
+   * whose values a check would find encoded otherwise than a rebuild's, is rebuilt once.
    */
-  public static final long FORMAT = 7;
+  public static final long FORMAT = 8;
 
   private static final String FORMAT_KEY = "format";
   private static final String CLOSED_AT_KEY = "closedAtJournalRecord";
@@ -27,11 +29,17 @@ public final class IndexMeta {
     meta.put(FORMAT_KEY, FORMAT);
   }
 
+  /** An index of another format than this fsm's: not damaged, but rebuilt all the same. */
+  public static final class OtherFormat extends DBException.DataCorruption {
+    OtherFormat(String message) {
+      super(message);
+    }
+  }
+
   /** Throws when the index is of another format than this fsm's, which it then rebuilds. */
   void checkFormat() {
     if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
-      throw new DBException.DataCorruption("it is in index format " + meta.get(FORMAT_KEY)
-          + ", not " + FORMAT);
+      throw new OtherFormat("it is in index format " + meta.get(FORMAT_KEY) + ", not " + FORMAT);
     }
   }
 

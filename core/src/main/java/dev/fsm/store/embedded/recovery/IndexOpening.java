@@ -4,6 +4,7 @@ import dev.fsm.FsmException;
 import dev.fsm.store.embedded.event.StoreEvent;
 import dev.fsm.store.embedded.event.StoreEventCodec;
 import dev.fsm.store.embedded.index.IndexFile;
+import dev.fsm.store.embedded.index.IndexMeta;
 import dev.fsm.store.embedded.index.JournalTail;
 import dev.fsm.store.embedded.index.ReadAhead;
 import dev.fsm.store.embedded.index.SnapshotLoad;
@@ -268,6 +269,10 @@ public final class IndexOpening {
       throw new Unusable(TaskIndex.FILE + " did not open within " + timeout.toMillis() + " ms");
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
+      if (cause instanceof IndexMeta.OtherFormat) {
+        // Another fsm's layout, not damage: "index.db is in index format 7, not 8".
+        throw new Unusable(TaskIndex.FILE + " i" + cause.getMessage().substring(4));
+      }
       throw new Unusable(TaskIndex.FILE + " is damaged (" + cause.getClass().getSimpleName()
           + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")");
     } catch (InterruptedException e) {
