@@ -42,8 +42,9 @@ final class PgHealth {
       facts.add(fact("schema version", version + " (this fsm's: " + PgSchema.NEWEST + ")"));
       if (version < PgSchema.NEWEST) {
         problems.add("schema `" + url.schema() + "` is at version " + version + "; this fsm"
-            + " uses " + PgSchema.NEWEST + ": `fsm start` or `fsm run` migrate it");
-      } else if (version > PgSchema.NEWEST) {
+            + " uses " + PgSchema.NEWEST + ": `fsm start`, `fsm run`, `fsm upgrade` or `fsm store"
+            + " import` migrate it");
+      } else if (PgSchema.required(c, url.schema()) > PgSchema.NEWEST) {
         problems.add("schema `" + url.schema() + "` is at version " + version + ", newer than"
             + " this fsm knows (" + PgSchema.NEWEST + "); upgrade fsm");
       }

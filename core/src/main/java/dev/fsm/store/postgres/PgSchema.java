@@ -10,18 +10,29 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.Set;
 
 /**
  * fsm's tables in the store's schema, versioned: plain SQL files {@code V1.sql}, {@code
  * V2.sql}… beside this class, each applied once, in order, by the creating verbs under an
- * advisory lock and recorded in {@code fsm_schema}. Additive only, so an older fsm keeps
- * working on a newer schema during a rolling deploy, while a schema newer than any version this
- * fsm knows is refused.
+ * advisory lock. Versions up to 5 are recorded in {@code fsm_schema}, which every fsm reads and
+ * refuses when it holds a version newer than it knows; from 6 on, a version whose changes an
+ * fsm that does not know them may ignore is recorded in {@code fsm_schema_additions} instead,
+ * which such an fsm does not read, so the previous release keeps working on the migrated
+ * schema during a rolling deploy.
  */
 final class PgSchema {
 
   /** The newest schema version this fsm knows. */
   static final int NEWEST = 6;
+
+  /**
+   * The versions an fsm that does not know them may ignore (it neither reads nor writes what
+   * they add), recorded in {@code fsm_schema_additions}. Earlier fsms recorded 5, also additive,
+   * in {@code fsm_schema}, and it stays there: moving it would make them apply it again.
+   */
+  private static final Set<Integer> ADDITIVE = Set.of(6);
 
   private PgSchema() {}
 
@@ -30,10 +41,19 @@ final class PgSchema {
     return '"' + schema + '"';
   }
 
-  /** The schema's version: 0 when it holds no fsm store. */
+  /** The schema's version, additions included: 0 when it holds no fsm store. */
   static int version(Connection c, String schema) throws SQLException {
+    return Math.max(required(c, schema), newest(c, schema, "fsm_schema_additions"));
+  }
+
+  /** The newest version an fsm must know to use the schema: additions do not count. */
+  static int required(Connection c, String schema) throws SQLException {
+    return newest(c, schema, "fsm_schema");
+  }
+
+  private static int newest(Connection c, String schema, String table) throws SQLException {
     try (PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-      s.setString(1, quoted(schema) + ".fsm_schema");
+      s.setString(1, quoted(schema) + "." + table);
       try (ResultSet r = s.executeQuery()) {
         r.next();
         if (!r.getBoolean(1)) {
@@ -42,7 +62,7 @@ final class PgSchema {
       }
     }
     try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
-        "SELECT coalesce(max(version), 0) FROM " + quoted(schema) + ".fsm_schema")) {
+        "SELECT coalesce(max(version), 0) FROM " + quoted(schema) + "." + table)) {
       r.next();
       return r.getInt(1);
     }
@@ -70,11 +90,13 @@ final class PgSchema {
       if (!present) {
         s.execute("CREATE SCHEMA " + quoted(schema));
       }
-      s.execute("CREATE TABLE IF NOT EXISTS " + quoted(schema) + ".fsm_schema (version int"
-          + " PRIMARY KEY, applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+      for (String table : List.of("fsm_schema", "fsm_schema_additions")) {
+        s.execute("CREATE TABLE IF NOT EXISTS " + quoted(schema) + "." + table + " (version int"
+            + " PRIMARY KEY, applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+      }
     }
+    refuseNewer(required(c, schema), url);
     int version = version(c, schema);
-    refuseNewer(version, url);
     for (int v = version + 1; v <= NEWEST; v++) {
       apply(c, schema, v);
     }
@@ -84,11 +106,17 @@ final class PgSchema {
   static void apply(Connection c, String schema, int v) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute(file(v).replace("${schema}", quoted(schema)));
-      s.execute("INSERT INTO " + quoted(schema) + ".fsm_schema (version) VALUES (" + v + ")");
+      String table = ADDITIVE.contains(v) ? "fsm_schema_additions" : "fsm_schema";
+      s.execute("CREATE TABLE IF NOT EXISTS " + quoted(schema) + "." + table + " (version int"
+          + " PRIMARY KEY, applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+      s.execute("INSERT INTO " + quoted(schema) + "." + table + " (version) VALUES (" + v + ")");
     }
   }
 
-  /** Refuses a schema that a newer fsm made. */
+  /**
+   * Refuses a schema that a newer fsm made, given the newest version an fsm must know to use it
+   * ({@link #required}).
+   */
   static void refuseNewer(int version, PgUrl url) {
     if (version > NEWEST) {
       throw new FsmException("schema `" + url.schema() + "` of PostgreSQL at " + url.where()

@@ -92,8 +92,8 @@ public final class PgStore implements Store {
     try {
       Opened opened = ops.transaction(create ? "create fsm's tables" : "open the store", c -> {
         PgServer.fits(c, url);
+        PgSchema.refuseNewer(PgSchema.required(c, url.schema()), url);
         int version = PgSchema.version(c, url.schema());
-        PgSchema.refuseNewer(version, url);
         if (create && version < PgSchema.NEWEST) {
           PgSchema.migrate(c, url);
           version = PgSchema.NEWEST;

@@ -219,13 +219,34 @@ class PgSchemaTest {
       assertThat(v6.list(byUpdate)).extracting(Task::id).containsExactly("b", "a");
     }
     assertThat(versions(schema)).containsExactly(1, 2, 3, 4, 5, 6);
+    try (Connection c = server.connect()) {
+      // What the previous release reads, and refuses when newer than it knows: still 5.
+      assertThat(PgSchema.required(c, schema)).isEqualTo(5);
+      assertThat(PgSchema.version(c, schema)).isEqualTo(6);
+    }
+  }
+
+  @Test
+  void aLaterAdditionThisFsmDoesNotKnowIsNoReasonToRefuseTheSchema() throws Exception {
+    String schema = server.freshSchema();
+    PgUrl url = PgUrl.parse(server.url(schema));
+    PgStore.open(url, true).close();
+    server.execute("INSERT INTO \"" + schema + "\".fsm_schema_additions (version) VALUES ("
+        + (PgSchema.NEWEST + 1) + ")");
+    try (PgStore store = PgStore.open(url, false)) {
+      store.create(List.of(PgStoreTest.runnable("a", PgStoreTest.T0)));
+      assertThat(store.get("a")).isPresent();
+    }
+    PgStore.open(url, true).close();
+    assertThat(versions(schema)).endsWith(PgSchema.NEWEST, PgSchema.NEWEST + 1);
   }
 
   private List<Integer> versions(String schema) {
     List<Integer> versions = new ArrayList<>();
     try (Connection c = server.connect(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("SELECT version FROM \"" + schema
-            + "\".fsm_schema ORDER BY version")) {
+            + "\".fsm_schema UNION ALL SELECT version FROM \"" + schema
+            + "\".fsm_schema_additions ORDER BY version")) {
       while (r.next()) {
         versions.add(r.getInt(1));
       }
