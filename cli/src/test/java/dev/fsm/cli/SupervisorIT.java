@@ -204,7 +204,7 @@ class SupervisorIT {
       assertThat(runner.err()).contains("fsm run: lease could not be renewed in time (the store"
           + " was unreachable or slow to answer, or this process got too little CPU; a longer"
           + " --lease gives both more room): stopping 1 running action(s) before it ends, in 800 ms; their tasks"
-          + " run again once claimed");
+          + " run again once claimed, but at-most-once ones (`timeout: 0`) go to fault");
       assertThat(runner.alive()).as("the runner rides the outage out").isTrue();
     } finally {
       server.execute("ALTER ROLE " + ROLE + " CONNECTION LIMIT -1");

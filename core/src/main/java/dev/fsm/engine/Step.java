@@ -167,8 +167,9 @@ public final class Step {
    */
   public static Change interrupted(Task task, State state, Instant now, String by) {
     return fault(task, "attempt " + task.attempt() + " of at-most-once state `" + state.name()
-        + "` (timeout: 0) was interrupted before it ended (its runner stopped or a command"
-        + " stopped the action), so it is not run again by itself; send `sleep --until now` to"
+        + "` (timeout: 0) was interrupted before it ended (its runner stopped or lost its"
+        + " lease, or a command stopped the action), so it is not run again by itself; send"
+        + " `sleep --until now` to"
         + " run it anyway, or `error` to fail the task", now, by);
   }
 

@@ -10,6 +10,7 @@ import dev.fsm.operations.Purges;
 import dev.fsm.store.MachineVersion;
 import dev.fsm.store.PurgeQuery;
 import dev.fsm.store.Store;
+import dev.fsm.store.StoreUnavailableException;
 import dev.fsm.store.TaskCount;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,6 +65,8 @@ final class Retention implements AutoCloseable {
   private void passThenSchedule() {
     try {
       pass();
+    } catch (StoreUnavailableException e) {
+      // The runner says so once for the whole outage; the next pass tries again.
     } catch (RuntimeException e) {
       if (timer.isShutdown()) {
         return;

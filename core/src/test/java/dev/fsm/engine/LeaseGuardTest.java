@@ -107,7 +107,7 @@ class LeaseGuardTest {
     assertThat(problems).containsExactly("lease could not be renewed in time (the store was"
         + " unreachable or slow to answer, or this process got too little CPU; a longer --lease"
         + " gives both more room): stopping 2 running action(s) before it ends, in 800 ms; their tasks run again"
-        + " once claimed");
+        + " once claimed, but at-most-once ones (`timeout: 0`) go to fault");
     assertThat(guard.fencing()).isTrue();
 
     guard.check();

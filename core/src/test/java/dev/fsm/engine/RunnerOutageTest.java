@@ -212,7 +212,7 @@ class RunnerOutageTest {
     assertThat(problems).anyMatch(p -> p.startsWith("store unavailable (renewing leases): "))
         .contains("lease could not be renewed in time (the store was unreachable or slow to"
             + " answer, or this process got too little CPU; a longer --lease gives both more"
-            + " room): stopping 1 running action(s) before it ends, in 400 ms; their tasks run again once claimed");
+            + " room): stopping 1 running action(s) before it ends, in 400 ms; their tasks run again once claimed, but at-most-once ones (`timeout: 0`) go to fault");
     assertThat(memory.get(id).orElseThrow().status()).isEqualTo(TaskStatus.COMPLETED);
     assertThat(memory.history(id)).as("the stopped attempt left nothing").hasSize(1);
     memory.close();
