@@ -63,19 +63,23 @@ final class Retention implements AutoCloseable {
   }
 
   private void passThenSchedule() {
+    passOrTell();
+    if (!timer.isShutdown()) {
+      timer.schedule(this::passThenSchedule, period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** A pass, whose failure is told once (an outage not at all: the runner tells it). */
+  void passOrTell() {
     try {
       pass();
     } catch (StoreUnavailableException e) {
       // The runner says so once for the whole outage; the next pass tries again.
     } catch (RuntimeException e) {
-      if (timer.isShutdown()) {
-        return;
+      if (!timer.isShutdown()) {
+        tell("retention: purging stopped for now (" + e.getMessage() + "); trying again in "
+            + period.toSeconds() + " s");
       }
-      tell("retention: purging stopped for now (" + e.getMessage() + "); trying again in "
-          + period.toSeconds() + " s");
-    }
-    if (!timer.isShutdown()) {
-      timer.schedule(this::passThenSchedule, period.toMillis(), TimeUnit.MILLISECONDS);
     }
   }
 

@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fsm.engine.MachineLibrary;
 import dev.fsm.engine.RunListener;
 import dev.fsm.store.MachineVersion;
+import dev.fsm.store.Store;
+import dev.fsm.store.StoreUnavailableException;
 import dev.fsm.store.memory.InMemoryStore;
 import dev.fsm.task.Change;
 import dev.fsm.task.Task;
 import dev.fsm.task.TaskStatus;
 import dev.fsm.task.Transition;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -93,6 +97,38 @@ class RetentionTest {
     }
     assertThat(heard).isEmpty();
     assertThat(store.get("o-old")).isPresent();
+  }
+
+  @Test
+  void anOutageIsLeftToTheRunnerToTellAndAnyOtherFailureIsToldOnce() {
+    store.register("order", KEEP_1H, T0);
+    RuntimeException[] failure = {new StoreUnavailableException("cannot reach PostgreSQL")};
+    Store failing = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(),
+        new Class<?>[] {Store.class}, (proxy, method, args) -> {
+          if (method.getName().equals("purge")) {
+            throw failure[0];
+          }
+          try {
+            return method.invoke(store, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    store.create(List.of(task("o-old", "order", store.versions("order").get(0), "pay")));
+    finish("o-old", T0);
+    Retention retention = new Retention(failing, new MachineLibrary(failing, machines),
+        Clock.fixed(T0.plus(Duration.ofHours(2)), ZoneOffset.UTC), listener);
+    try {
+      retention.passOrTell();
+      assertThat(heard).isEmpty();
+      failure[0] = new IllegalStateException("disk on fire");
+      retention.passOrTell();
+      retention.passOrTell();
+    } finally {
+      retention.close();
+    }
+    assertThat(heard).containsExactly("problem: retention: purging stopped for now (disk on"
+        + " fire); trying again in 60 s");
   }
 
   private static Task task(String id, String machine, MachineVersion v, String state) {
