@@ -35,12 +35,7 @@ class PgSchemaTest {
   void aVersionOneStoreMigratesToTheNewestKeepingItsData() throws Exception {
     String schema = server.freshSchema();
     PgUrl url = PgUrl.parse(server.url(schema));
-    try (Connection c = server.connect(); Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA \"" + schema + "\"");
-      s.execute("CREATE TABLE \"" + schema + "\".fsm_schema (version int PRIMARY KEY,"
-          + " applied timestamptz NOT NULL DEFAULT clock_timestamp())");
-      PgSchema.apply(c, schema, 1);
-    }
+    madeBy(schema, 1);
     Task t = PgStoreTest.runnable("old", PgStoreTest.T0);
     MachineVersion v;
     try (PgStore old = PgStore.open(url, false)) {
@@ -124,13 +119,7 @@ class PgSchemaTest {
       throws Exception {
     String schema = server.freshSchema();
     PgUrl url = PgUrl.parse(server.url(schema));
-    try (Connection c = server.connect(); Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA \"" + schema + "\"");
-      s.execute("CREATE TABLE \"" + schema + "\".fsm_schema (version int PRIMARY KEY,"
-          + " applied timestamptz NOT NULL DEFAULT clock_timestamp())");
-      PgSchema.apply(c, schema, 1);
-      PgSchema.apply(c, schema, 2);
-    }
+    madeBy(schema, 2);
     dev.fsm.store.RunnerRecord r = new dev.fsm.store.RunnerRecord("runner:7@h", "h", 7, 2,
         List.of("order"), PgStoreTest.T0, PgStoreTest.T0.plusSeconds(2), 3, 1.5, true);
     dev.fsm.store.RunnerRecord asV2 = new dev.fsm.store.RunnerRecord("runner:7@h", "h", 7, 2,
@@ -152,14 +141,7 @@ class PgSchemaTest {
       throws Exception {
     String schema = server.freshSchema();
     PgUrl url = PgUrl.parse(server.url(schema));
-    try (Connection c = server.connect(); Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA \"" + schema + "\"");
-      s.execute("CREATE TABLE \"" + schema + "\".fsm_schema (version int PRIMARY KEY,"
-          + " applied timestamptz NOT NULL DEFAULT clock_timestamp())");
-      for (int v = 1; v <= 3; v++) {
-        PgSchema.apply(c, schema, v);
-      }
-    }
+    madeBy(schema, 3);
     Transition error = new Transition(PgStoreTest.T0, "ship", "error", "ship", 5, 1,
         "runner:1@h/w1", "carrier down");
     ErrorQuery query = new ErrorQuery(PgStoreTest.T0, Optional.of("order"), Optional.of("ship"));
@@ -192,14 +174,7 @@ class PgSchemaTest {
   void aVersionFiveStoreKeepsNoLastChangeUntilMigratedAndThenKeepsIt() throws Exception {
     String schema = server.freshSchema();
     PgUrl url = PgUrl.parse(server.url(schema));
-    try (Connection c = server.connect(); Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA \"" + schema + "\"");
-      s.execute("CREATE TABLE \"" + schema + "\".fsm_schema (version int PRIMARY KEY,"
-          + " applied timestamptz NOT NULL DEFAULT clock_timestamp())");
-      for (int v = 1; v <= 5; v++) {
-        PgSchema.apply(c, schema, v);
-      }
-    }
+    madeBy(schema, 5);
     Instant killedAt = PgStoreTest.T0.plusSeconds(3600);
     TaskQuery byUpdate = new TaskQuery(Optional.empty(), Optional.empty(), Set.of(),
         Optional.empty(), 10, TaskQuery.Order.DESCENDING, TaskQuery.Sort.UPDATED);
@@ -239,6 +214,18 @@ class PgSchemaTest {
     }
     PgStore.open(url, true).close();
     assertThat(versions(schema)).endsWith(PgSchema.NEWEST, PgSchema.NEWEST + 1);
+  }
+
+  /** Makes {@code schema} as an fsm that knew versions up to {@code newest} made it. */
+  private void madeBy(String schema, int newest) throws java.sql.SQLException {
+    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA \"" + schema + "\"");
+      s.execute("CREATE TABLE \"" + schema + "\".fsm_schema (version int PRIMARY KEY,"
+          + " applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+      for (int v = 1; v <= newest; v++) {
+        PgSchema.apply(c, schema, v);
+      }
+    }
   }
 
   private List<Integer> versions(String schema) {
