@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /** What a worker does with one claimed task: plan, run the action, compute the outcome. */
 final class AttemptWork {
@@ -68,9 +67,7 @@ final class AttemptWork {
     Machine machine;
     try {
       // An outage is waited out, never taken for a version gone (which parks the task).
-      Task claimed = task;
-      Optional<Machine> found = outage.retryMaybeCached("reading a machine version",
-          () -> machines.machine(claimed.machine(), claimed.version()), stopNow);
+      Optional<Machine> found = machineOf(task, stopNow);
       if (found.isEmpty()) {
         return Optional.empty();
       }
@@ -80,9 +77,7 @@ final class AttemptWork {
     }
     if (upgrades.mayOwe(task)) {
       // An upgrade waited for this task's last attempt, whose runner stopped before moving it.
-      String id = task.id();
-      Optional<List<Transition>> history = read("reading a task's history",
-          () -> store.history(id), stopNow);
+      Optional<List<Transition>> history = historyOf(task, stopNow);
       if (history.isEmpty()) {
         return Optional.empty();
       }
@@ -99,13 +94,11 @@ final class AttemptWork {
         } catch (LeaseLostException e) {
           return Optional.empty();
         }
-        Task moved = move.next();
-        Optional<Machine> next = outage.retryMaybeCached("reading a machine version",
-            () -> machines.machine(moved.machine(), moved.version()), stopNow);
+        task = move.next();
+        Optional<Machine> next = machineOf(task, stopNow);
         if (next.isEmpty()) {
           return Optional.empty();
         }
-        task = moved;
         machine = next.get();
       }
     }
@@ -114,9 +107,7 @@ final class AttemptWork {
         && state.timeout() instanceof Timeout.Never;
     boolean open = false;
     if (atMostOnce) {
-      String id = task.id();
-      Optional<List<Transition>> history = read("reading a task's history",
-          () -> store.history(id), stopNow);
+      Optional<List<Transition>> history = historyOf(task, stopNow);
       if (history.isEmpty()) {
         return Optional.empty();
       }
@@ -168,13 +159,20 @@ final class AttemptWork {
         limit.text(), random, by), timedOut);
   }
 
-  /**
-   * A store read the attempt needs, tried again while the store is unavailable (said once per
+  /*
+   * The store reads an attempt needs, tried again while the store is unavailable (said once per
    * outage, as claims and records say it); empty when the runner stops meanwhile, and then the
    * lease's end hands the task on.
    */
-  private <T> Optional<T> read(String what, Supplier<T> call, BooleanSupplier stopNow) {
-    return outage.retry(what, call, stopNow);
+
+  /** The task's machine version; a version read once is answered from memory. */
+  private Optional<Machine> machineOf(Task t, BooleanSupplier stopNow) {
+    return outage.retryMaybeCached("reading a machine version",
+        () -> machines.machine(t.machine(), t.version()), stopNow);
+  }
+
+  private Optional<List<Transition>> historyOf(Task t, BooleanSupplier stopNow) {
+    return outage.retry("reading a task's history", () -> store.history(t.id()), stopNow);
   }
 
   /** Records a change at once (not through the completer), telling how long it took. */

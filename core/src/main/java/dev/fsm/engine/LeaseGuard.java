@@ -231,7 +231,8 @@ final class LeaseGuard implements AutoCloseable {
       // misses its renewals as surely, and the user should look at both.
       listener.problem(RunListener.Topic.LEASE, "lease could not be renewed in time (the store"
           + " was unreachable or slow to answer, or this process got too little CPU; a longer"
-          + " --lease gives both more room): stopping " + stop.size() + " running action(s) before it ends, in "
+          + " --lease gives both more room): stopping " + stop.size() + " running action(s)"
+          + " before it ends, in "
           + TimeUnit.NANOSECONDS.toMillis(grace.toNanos() + margin) + " ms; their tasks run"
           + " again once claimed, but at-most-once ones (`timeout: 0`) go to fault");
       stop.forEach(a -> a.stop(Attempt.StopReason.LEASE_LOST));

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -40,7 +39,7 @@ final class PgBreakers {
         + " attempts = EXCLUDED.attempts, announced = EXCLUDED.announced")) {
       s.setString(1, news.machine());
       s.setBoolean(2, news.open());
-      s.setTimestamp(3, news.until() == null ? null : Timestamp.from(news.until()));
+      PgRows.setTime(s, 3, news.until());
       s.setObject(4, news.cooldown() == null ? null : news.cooldown().toMillis());
       s.setDouble(5, news.errorRate());
       s.setInt(6, news.attempts());
@@ -60,13 +59,11 @@ final class PgBreakers {
         if (!r.next()) {
           return Optional.empty();
         }
-        Timestamp until = r.getTimestamp(2);
         long cooldown = r.getLong(3);
         boolean noCooldown = r.wasNull();
         return Optional.of(new AnnouncedBreaker(new BreakerNews(machine, r.getBoolean(1),
-            until == null ? null : until.toInstant(),
-            noCooldown ? null : Duration.ofMillis(cooldown), r.getDouble(4), r.getInt(5)),
-            r.getTimestamp(6).toInstant()));
+            PgRows.time(r, 2), noCooldown ? null : Duration.ofMillis(cooldown), r.getDouble(4),
+            r.getInt(5)), PgRows.time(r, 6)));
       }
     }
   }

@@ -36,7 +36,7 @@ final class PgRows {
       + " pausing_at, pausing_by, pausing_reason, changed";
 
   /** How many columns {@link #TASK_COLUMNS} names: a column selected after them is the next. */
-  static final int TASK_COLUMN_COUNT = 18;
+  static final int TASK_COLUMN_COUNT = TASK_COLUMNS.split(", ").length;
 
   /**
    * The columns {@link #bindFields} binds, in order: everything but the id; then {@code changed},

@@ -10,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -90,10 +89,7 @@ final class PgSchema {
       if (!present) {
         s.execute("CREATE SCHEMA " + quoted(schema));
       }
-      for (String table : List.of("fsm_schema", "fsm_schema_additions")) {
-        s.execute("CREATE TABLE IF NOT EXISTS " + quoted(schema) + "." + table + " (version int"
-            + " PRIMARY KEY, applied timestamptz NOT NULL DEFAULT clock_timestamp())");
-      }
+      versionsTable(s, schema, "fsm_schema");
     }
     refuseNewer(required(c, schema), url);
     int version = version(c, schema);
@@ -107,10 +103,16 @@ final class PgSchema {
     try (Statement s = c.createStatement()) {
       s.execute(file(v).replace("${schema}", quoted(schema)));
       String table = ADDITIVE.contains(v) ? "fsm_schema_additions" : "fsm_schema";
-      s.execute("CREATE TABLE IF NOT EXISTS " + quoted(schema) + "." + table + " (version int"
-          + " PRIMARY KEY, applied timestamptz NOT NULL DEFAULT clock_timestamp())");
+      versionsTable(s, schema, table);
       s.execute("INSERT INTO " + quoted(schema) + "." + table + " (version) VALUES (" + v + ")");
     }
+  }
+
+  /** Creates {@code table}, where applied versions are recorded, unless it is there. */
+  private static void versionsTable(Statement s, String schema, String table)
+      throws SQLException {
+    s.execute("CREATE TABLE IF NOT EXISTS " + quoted(schema) + "." + table + " (version int"
+        + " PRIMARY KEY, applied timestamptz NOT NULL DEFAULT clock_timestamp())");
   }
 
   /**

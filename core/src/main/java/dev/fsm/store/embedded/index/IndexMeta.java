@@ -31,15 +31,23 @@ public final class IndexMeta {
 
   /** An index of another format than this fsm's: not damaged, but rebuilt all the same. */
   public static final class OtherFormat extends DBException.DataCorruption {
-    OtherFormat(String message) {
-      super(message);
+    private final Long found;
+
+    OtherFormat(Long found) {
+      super("it is in index format " + found + ", not " + FORMAT);
+      this.found = found;
+    }
+
+    /** What it says of the index file {@code file}: in which format it is. */
+    public String of(String file) {
+      return file + " is in index format " + found + ", not " + FORMAT;
     }
   }
 
   /** Throws when the index is of another format than this fsm's, which it then rebuilds. */
   void checkFormat() {
     if (!Long.valueOf(FORMAT).equals(meta.get(FORMAT_KEY))) {
-      throw new OtherFormat("it is in index format " + meta.get(FORMAT_KEY) + ", not " + FORMAT);
+      throw new OtherFormat(meta.get(FORMAT_KEY));
     }
   }
 

@@ -269,9 +269,8 @@ public final class IndexOpening {
       throw new Unusable(TaskIndex.FILE + " did not open within " + timeout.toMillis() + " ms");
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      if (cause instanceof IndexMeta.OtherFormat) {
-        // Another fsm's layout, not damage: "index.db is in index format 7, not 8".
-        throw new Unusable(TaskIndex.FILE + " i" + cause.getMessage().substring(4));
+      if (cause instanceof IndexMeta.OtherFormat other) {
+        throw new Unusable(other.of(TaskIndex.FILE));
       }
       throw new Unusable(TaskIndex.FILE + " is damaged (" + cause.getClass().getSimpleName()
           + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")");
